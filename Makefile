@@ -1,0 +1,46 @@
+# ropemath — the whole setup is `make test` (or `make figures`) on a machine with Python >= 3.10.
+# Every target creates .venv with pip (from requirements-lock.txt, the exact versions that
+# produced the stored notebook outputs and figures) if it is missing or out of date.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
+
+.PHONY: test figures notebooks lab bench check lint clean
+
+$(STAMP): requirements-lock.txt pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lock.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMP)
+
+## test: lint, unit tests + doctests, figures up to date, every notebook under strict nbval
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q $(NBVAL) notebooks/
+
+## figures: regenerate every committed figure in figures/
+figures: $(STAMP)
+	$(BIN)/ropemath figures --out figures
+
+## notebooks: re-execute every notebook in place (nbclient, timing records off)
+notebooks: $(STAMP)
+	$(BIN)/python tools/execute_notebooks.py notebooks/*.ipynb
+
+## lab: JupyterLab on notebooks/
+lab: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements-lock.txt -e '.[notebooks]'
+	$(BIN)/jupyter lab notebooks/
+
+## check: the numeric identity survey (largest errors per d)
+check: $(STAMP)
+	$(BIN)/ropemath check
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info

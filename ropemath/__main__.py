@@ -1,0 +1,5 @@
+"""Entry point for ``python -m ropemath``; see :mod:`ropemath.cli`."""
+
+from .cli import main
+
+raise SystemExit(main())

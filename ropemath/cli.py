@@ -1,0 +1,79 @@
+"""Command-line interface: ``ropemath <command>`` and ``python -m ropemath <command>``.
+
+Scope: argument parsing and dispatch only.  Each command's logic lives in the module
+named in :data:`COMMANDS`, which provides ``add_cli_arguments(parser)`` and
+``run_cli(args) -> int`` (the exit code).  Exit codes: 0 success, 1 a check failed,
+2 bad usage.
+
+References: none (project convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# name -> (module providing add_cli_arguments/run_cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("ropemath.cli", "run the numeric identity checks and print the largest errors"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the top-level parser with one subparser per entry of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(
+        prog="ropemath",
+        description="Derive and machine-check the mathematics of RoPE (RoFormer, arXiv:2104.09864).",
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"ropemath {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_cli_arguments(p)
+        p.set_defaults(_run=module.run_cli)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen command; return its exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return int(args._run(args))
+
+
+# --- the ``check`` command -------------------------------------------------------------
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``ropemath check``."""
+    parser.add_argument("--dims", type=int, nargs="+", default=None, help="dimensions d to check")
+    parser.add_argument("--trials", type=int, default=3, help="random draws per d (default 3)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--tol", type=float, default=1e-9, help="failure threshold (default 1e-9)")
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    """Print one row per d with the largest error of each check; 1 if any exceeds ``--tol``."""
+    from .checks import SURVEY_DIMS, survey
+
+    try:
+        rows = survey(tuple(args.dims or SURVEY_DIMS), trials=args.trials, seed=args.seed)
+    except (TypeError, ValueError) as exc:
+        print(f"ropemath check: error: {exc}", file=sys.stderr)
+        return 2
+    keys = [key for key in rows[0] if key != "d"]
+    print(f"{'d':>5}  " + "  ".join(f"{key:>23}" for key in keys))
+    worst = 0.0
+    for row in rows:
+        print(f"{row['d']:>5}  " + "  ".join(f"{row[key]:>23.2e}" for key in keys))
+        worst = max(worst, *(row[key] for key in keys))
+    status = "ok" if worst <= args.tol else "FAILED"
+    print(f"largest error {worst:.2e} (tolerance {args.tol:.0e}): {status}")
+    return 0 if worst <= args.tol else 1

@@ -1,0 +1,54 @@
+"""Execute notebooks in place through nbclient, so stored outputs are reproducible.
+
+Usage: ``python tools/execute_notebooks.py notebooks/NN_name.ipynb [...]`` (``make notebooks``
+runs it on every notebook).  Each notebook runs in a fresh ``python3`` kernel with
+``notebooks/`` as working directory and timing records off; the file is rewritten only
+if its content changed, so a second run leaves every file byte-identical.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+
+def execute(path: Path) -> bool:
+    """Execute one notebook in place; return True if its bytes changed."""
+    nb = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(path.parent)}},
+    )
+    client.execute()
+    # Kernel metadata is the same on every run with the pinned environment; keep it minimal.
+    nb.metadata.pop("widgets", None)
+    text = nbformat.writes(nb) + "\n"
+    old = path.read_text(encoding="utf-8")
+    if text != old:
+        path.write_text(text, encoding="utf-8")
+        return True
+    return False
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__)
+        return 2
+    for name in argv:
+        path = Path(name)
+        start = time.perf_counter()
+        changed = execute(path)
+        status = "updated" if changed else "unchanged"
+        print(f"{path}: executed in {time.perf_counter() - start:.1f} s, {status}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
