@@ -16,6 +16,29 @@ import nbformat
 from nbclient import NotebookClient
 
 
+def coalesce_streams(nb) -> None:
+    """Merge consecutive stdout (stderr) outputs of a cell into one.
+
+    The kernel may deliver one cell's printed text in several messages depending on timing;
+    merging them makes the stored notebook independent of that.
+    """
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        merged = []
+        for out in cell.outputs:
+            if (
+                out.output_type == "stream"
+                and merged
+                and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name
+            ):
+                merged[-1].text += out.text
+            else:
+                merged.append(out)
+        cell.outputs = merged
+
+
 def execute(path: Path) -> bool:
     """Execute one notebook in place; return True if its bytes changed."""
     nb = nbformat.read(path, as_version=4)
@@ -27,6 +50,7 @@ def execute(path: Path) -> bool:
         resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()
+    coalesce_streams(nb)
     # Kernel metadata is the same on every run with the pinned environment; keep it minimal.
     nb.metadata.pop("widgets", None)
     text = nbformat.writes(nb) + "\n"

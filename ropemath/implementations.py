@@ -1,0 +1,325 @@
+r"""RoPE as the public implementations write it, and the weight permutation between layouts (numpy).
+
+Scope: numpy re-statements of the rotary embedding of four public code bases, each written
+from the documented behaviour of the named function (no code copied), so a notebook can show
+that each one is :func:`ropemath.apply_rope` in one of the two pair layouts:
+
+* Meta Llama (``precompute_freqs_cis``, ``apply_rotary_emb``): pairs ``(x[2i], x[2i+1])`` read
+  as complex numbers and multiplied by :math:`e^{\mathrm{i} m\theta_i}` (interleaved layout);
+* GPT-J / mesh-transformer-jax (``rotate_every_two``): interleaved, with each sin/cos value
+  repeated for the two coordinates of its pair;
+* GPT-NeoX / Hugging Face transformers (``rotate_half``): pairs ``(x[i], x[i+d/2])``, cos/sin
+  built from ``cat(freqs, freqs)`` (half layout);
+* partial rotary (GPT-J ``rotary_dim``, GPT-NeoX ``rotary_pct``): only the first ``rotary_dim``
+  coordinates of a head are rotated, the rest pass through.
+
+Plus the per-head row permutation of :math:`W_q, W_k` that Hugging Face's Llama conversion
+applies so that the half layout reproduces Meta's scores (:func:`permute_for_half`, inverse
+:func:`permute_for_interleaved`), and a small multi-head attention
+(:func:`multihead_rope_attention`) to measure what happens with and without it.
+
+Angles are always formed in float64 here, as in :func:`ropemath.apply_rope` (the public code
+forms them in float32; :mod:`ropemath.precision` measures what that costs).
+
+References: Meta ``llama/model.py`` (``precompute_freqs_cis``, ``apply_rotary_emb``);
+``kingoflolz/mesh-transformer-jax`` (``rotate_every_two``, ``apply_rotary_pos_emb``);
+EleutherAI ``gpt-neox`` and Hugging Face ``transformers`` (``rotate_half``,
+``apply_rotary_pos_emb``, ``convert_llama_weights_to_hf.py`` ``permute``); RoFormer,
+arXiv:2104.09864 v5, eq. (34).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ._validate import (
+    _describe,
+    check_base,
+    check_broadcast,
+    check_d,
+    check_int,
+    check_layout,
+    check_positions,
+    check_x,
+)
+from .apply import apply_rope
+from .rotation import angles, half_permutation
+
+__all__ = [
+    "meta_freqs_cis",
+    "meta_llama_rope",
+    "rotate_every_two",
+    "gptj_rope",
+    "rotate_half",
+    "neox_rope",
+    "partial_rotary",
+    "permute_for_half",
+    "permute_for_interleaved",
+    "multihead_rope_attention",
+]
+
+
+def _angles_for(x: np.ndarray, m: object, base: float) -> np.ndarray:
+    """Validated float64 angles of shape ``x.shape[:-1] + (d/2,)`` (broadcast over the batch)."""
+    m = check_positions(m)
+    base = check_base(base)
+    check_broadcast(m, x.shape[:-1])
+    return np.broadcast_to(angles(m, x.shape[-1], base), x.shape[:-1] + (x.shape[-1] // 2,))
+
+
+def meta_freqs_cis(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
+    r"""Return :math:`e^{\mathrm{i} m\theta_i}` as complex128, shape ``m.shape + (d//2,)``.
+
+    .. math::
+        \mathrm{freqs\_cis}[m, i] = \mathrm{polar}(1, m\theta_i) = \cos m\theta_i + \mathrm{i}\sin m\theta_i
+
+    Source: Meta Llama ``precompute_freqs_cis(dim, end, theta)``, which builds
+    ``polar(ones, outer(arange(end), freqs))``; here the positions are given explicitly.
+
+    >>> meta_freqs_cis(1, 4, base=100.0).round(4).tolist()
+    [(0.5403+0.8415j), (0.995+0.0998j)]
+    """
+    d = check_d(d)
+    phi = angles(m, d, base)
+    return np.cos(phi) + 1j * np.sin(phi)
+
+
+def meta_llama_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
+    r"""Rotate ``x`` (shape (..., d)) the Meta Llama way: each pair, as a complex number, times a phase.
+
+    .. math::
+        (x_{2i} + \mathrm{i}\,x_{2i+1})\, e^{\mathrm{i} m\theta_i}
+        = (x_{2i}\cos m\theta_i - x_{2i+1}\sin m\theta_i)
+        + \mathrm{i}\,(x_{2i}\sin m\theta_i + x_{2i+1}\cos m\theta_i)
+
+    Source: Meta Llama ``apply_rotary_emb``: reshape the last axis to ``(d/2, 2)``, view it as
+    complex (``view_as_complex``), multiply by ``freqs_cis``, view back as real pairs and
+    flatten.  The same reinterpretation is done here with ``ndarray.view`` on a complex128
+    copy; the result has ``x``'s dtype.  Interleaved layout (RoFormer §3.2.1, eq. 34).
+
+    >>> meta_llama_rope(np.array([1.0, 0.0, 1.0, 0.0]), 1, base=1e4).round(4)
+    array([0.5403, 0.8415, 1.    , 0.01  ])
+    """
+    x = check_x(x)
+    phi = _angles_for(x, m, base)
+    pairs = np.ascontiguousarray(x, dtype=np.float64).reshape(x.shape[:-1] + (x.shape[-1] // 2, 2))
+    z = pairs.view(np.complex128)[..., 0]  # (..., d/2) complex: x[2i] + i x[2i+1]
+    rotated = z * (np.cos(phi) + 1j * np.sin(phi))
+    return rotated[..., None].view(np.float64).reshape(x.shape).astype(x.dtype)
+
+
+def rotate_every_two(x: npt.ArrayLike) -> np.ndarray:
+    r"""Return :math:`(-x_1, x_0, -x_3, x_2, \dots)`: each interleaved pair turned by +90°.
+
+    .. math::
+        \mathrm{rotate\_every\_two}(x)_{2i} = -x_{2i+1}, \quad
+        \mathrm{rotate\_every\_two}(x)_{2i+1} = x_{2i}
+
+    Source: mesh-transformer-jax / GPT-J ``rotate_every_two`` (stack ``(-x[1::2], x[::2])`` on
+    a new last axis and flatten); the second vector of RoFormer eq. (34).
+
+    >>> rotate_every_two(np.array([1.0, 2.0, 3.0, 4.0])).tolist()
+    [-2.0, 1.0, -4.0, 3.0]
+    """
+    x = check_x(x)
+    return np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
+
+
+def gptj_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
+    r"""Rotate ``x`` the GPT-J way: ``x * cos + rotate_every_two(x) * sin`` (sin/cos repeated per pair).
+
+    .. math:: x \otimes (\cos m\theta_0, \cos m\theta_0, \cos m\theta_1, \dots)
+        + (-x_1, x_0, -x_3, x_2, \dots) \otimes (\sin m\theta_0, \sin m\theta_0, \sin m\theta_1, \dots)
+
+    Source: mesh-transformer-jax ``apply_rotary_pos_emb`` with ``fixed_pos_embedding``: sin and
+    cos of shape ``(positions, d/2)`` are repeated twice along the last axis (one copy per pair
+    coordinate).  This is RoFormer eq. (34) literally (interleaved layout).
+
+    >>> gptj_rope(np.array([1.0, 0.0, 1.0, 0.0]), 1, base=1e4).round(4)
+    array([0.5403, 0.8415, 1.    , 0.01  ])
+    """
+    x = check_x(x)
+    phi = _angles_for(x, m, base)
+    cos = np.repeat(np.cos(phi), 2, axis=-1)
+    sin = np.repeat(np.sin(phi), 2, axis=-1)
+    return (x * cos + rotate_every_two(x) * sin).astype(x.dtype, copy=False)
+
+
+def rotate_half(x: npt.ArrayLike) -> np.ndarray:
+    r"""Return ``cat(-x2, x1)`` where ``x1, x2`` are the first and second halves of the last axis.
+
+    .. math:: \mathrm{rotate\_half}(x) = (-x_{d/2}, \dots, -x_{d-1}, x_0, \dots, x_{d/2-1})
+
+    Source: GPT-NeoX / Hugging Face ``rotate_half``; it turns each half-layout pair
+    ``(x[i], x[i+d/2])`` by +90°.
+
+    >>> rotate_half(np.array([1.0, 2.0, 3.0, 4.0])).tolist()
+    [-3.0, -4.0, 1.0, 2.0]
+    """
+    x = check_x(x)
+    h = x.shape[-1] // 2
+    return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
+
+
+def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
+    r"""Rotate ``x`` the GPT-NeoX / Hugging Face way: ``x * cos + rotate_half(x) * sin``.
+
+    .. math:: \cos = \cos(\mathrm{cat}(m\theta, m\theta)), \quad \sin = \sin(\mathrm{cat}(m\theta, m\theta)),
+        \quad x' = x \otimes \cos + \mathrm{rotate\_half}(x) \otimes \sin
+
+    Source: Hugging Face ``LlamaRotaryEmbedding`` (``emb = cat(freqs, freqs)``; ``cos``/``sin``
+    of it) and ``apply_rotary_pos_emb``; GPT-NeoX ``RotaryEmbedding``.  Half layout: pair i is
+    ``(x[i], x[i+d/2])``.  (The originals form the angles in float32; here in float64.)
+
+    >>> neox_rope(np.array([1.0, 1.0, 0.0, 0.0]), 1, base=1e4).round(4)
+    array([0.5403, 1.    , 0.8415, 0.01  ])
+    """
+    x = check_x(x)
+    phi = _angles_for(x, m, base)
+    emb = np.concatenate([phi, phi], axis=-1)
+    return (x * np.cos(emb) + rotate_half(x) * np.sin(emb)).astype(x.dtype, copy=False)
+
+
+def partial_rotary(
+    x: npt.ArrayLike,
+    m: npt.ArrayLike,
+    rotary_dim: int,
+    *,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+) -> np.ndarray:
+    r"""Rotate only the first ``rotary_dim`` coordinates of ``x`` (shape (..., d)); pass the rest through.
+
+    .. math:: x' = \big(R^{r}_{\Theta,m}\, x_{[0:r]},\; x_{[r:d]}\big), \quad
+        \theta_i = \mathrm{base}^{-2i/r},\ i = 0, \dots, r/2 - 1
+
+    The frequencies are those of a ``rotary_dim``-dimensional RoPE (the exponent is divided by
+    ``r``, not by the head size ``d``), and ``layout`` applies inside the rotated slice.
+    Source: GPT-J (``rotary_dim``: 64 of 256 head dimensions in GPT-J-6B, interleaved) and
+    GPT-NeoX (``rotary_ndims = int(head_size * rotary_pct)``, half layout).
+
+    >>> partial_rotary(np.array([1.0, 0.0, 5.0, 6.0]), 1, 2).round(4).tolist()
+    [0.5403, 0.8415, 5.0, 6.0]
+    """
+    x = check_x(x)
+    r = check_int(rotary_dim, "rotary_dim", minimum=2)
+    if r % 2 or r > x.shape[-1]:
+        raise ValueError(f"rotary_dim must be an even integer <= d={x.shape[-1]}, got {r}")
+    layout = check_layout(layout)
+    out = x.copy()
+    out[..., :r] = apply_rope(x[..., :r], m, base=base, layout=layout)
+    return out
+
+
+def _check_weight(w: object, n_heads: object, name: str) -> tuple[np.ndarray, int, int]:
+    """Validate a (n_heads*d_head, d_model) weight or (n_heads*d_head,) bias; return it, n_heads, d_head."""
+    arr = np.asarray(w)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a real numeric array, got {_describe(arr)}")
+    if arr.ndim not in (1, 2):
+        raise ValueError(
+            f"{name} must have shape (n_heads*d_head, d_model) or (n_heads*d_head,), got shape {arr.shape}"
+        )
+    h = check_int(n_heads, "n_heads", minimum=1)
+    rows = arr.shape[0]
+    if rows % h or (rows // h) % 2 or rows == 0:
+        raise ValueError(
+            f"{name} must have n_heads*d_head rows with d_head even (n_heads={h}), got {rows} rows"
+        )
+    return arr, h, rows // h
+
+
+def permute_for_half(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
+    r"""Permute the rows of a query/key weight, head by head, from the interleaved to the half layout.
+
+    .. math:: W^{\mathrm{half}}_{h} = W^{\mathrm{inter}}_{h}[P, :], \quad
+        P = [0, 2, \dots, d_h - 2, 1, 3, \dots, d_h - 1]
+
+    for each head ``h`` (rows reshaped to ``(n_heads, d_head, d_model)``), so that
+    :math:`W^{\mathrm{half}} x` is the half-layout copy of :math:`W^{\mathrm{inter}} x` in every head.
+    Apply it to :math:`W_q` and :math:`W_k` (and their biases), not to :math:`W_v`.
+    Source: Hugging Face ``convert_llama_weights_to_hf.py`` (``permute``: rows viewed as
+    ``(n_heads, d_head/2, 2, d_model)``, the two middle axes swapped).
+
+    >>> permute_for_half(np.arange(8.0), 2).tolist()
+    [0.0, 2.0, 1.0, 3.0, 4.0, 6.0, 5.0, 7.0]
+    """
+    arr, h, d_head = _check_weight(w, n_heads, "w")
+    p = half_permutation(d_head)
+    return arr.reshape((h, d_head) + arr.shape[1:])[:, p].reshape(arr.shape)
+
+
+def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
+    r"""Undo :func:`permute_for_half`: rows of each head back from the half to the interleaved layout.
+
+    .. math:: W^{\mathrm{inter}}_{h}[P, :] = W^{\mathrm{half}}_{h}
+
+    Source: the inverse of Hugging Face's ``permute`` (used when converting a Hugging Face
+    Llama checkpoint back to Meta's layout).
+
+    >>> permute_for_interleaved(np.array([0.0, 2.0, 1.0, 3.0, 4.0, 6.0, 5.0, 7.0]), 2).tolist()
+    [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    """
+    arr, h, d_head = _check_weight(w, n_heads, "w")
+    inverse = np.argsort(half_permutation(d_head))
+    return arr.reshape((h, d_head) + arr.shape[1:])[:, inverse].reshape(arr.shape)
+
+
+def multihead_rope_attention(
+    x: npt.ArrayLike,
+    w_q: npt.ArrayLike,
+    w_k: npt.ArrayLike,
+    w_v: npt.ArrayLike,
+    n_heads: int,
+    *,
+    m: npt.ArrayLike | None = None,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+    causal: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Multi-head softmax attention with RoPE on queries and keys; return ``(scores, output)``.
+
+    .. math:: s^{h}_{mn} = \frac{(R_{\Theta,m} W^h_q x_m)^\top (R_{\Theta,n} W^h_k x_n)}{\sqrt{d_h}}, \quad
+        o^h_m = \sum_n \mathrm{softmax}_n(s^h_{m\cdot})\, W^h_v x_n
+
+    ``x`` has shape (T, d_model); ``w_q, w_k, w_v`` shape (n_heads*d_head, d_model) (rows of head
+    ``h`` are ``h*d_head .. (h+1)*d_head - 1``, as in Llama); ``m`` the T positions (default
+    ``0..T-1``); ``layout`` the pair layout the rotation assumes inside each head.  Returns the
+    pre-softmax scores, shape (n_heads, T, T) (all pairs, no mask), and the output, shape
+    (T, n_heads*d_head), heads concatenated (masked to ``n <= m`` if ``causal``).  Source:
+    RoFormer eq. (16) inside multi-head attention (Vaswani et al. 2017).
+
+    >>> x = np.eye(4)
+    >>> s, o = multihead_rope_attention(x, np.eye(4), np.eye(4), np.eye(4), 2)
+    >>> s.shape, o.shape
+    ((2, 4, 4), (4, 4))
+    """
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        raise TypeError(f"x must be a real floating-point array of shape (T, d_model), got {_describe(x)}")
+    if x.ndim != 2:
+        raise ValueError(f"x must have shape (T, d_model), got shape {x.shape}")
+    wq, h, d_head = _check_weight(w_q, n_heads, "w_q")
+    wk, _, _ = _check_weight(w_k, n_heads, "w_k")
+    wv, _, _ = _check_weight(w_v, n_heads, "w_v")
+    for name, w in (("w_q", wq), ("w_k", wk), ("w_v", wv)):
+        if w.shape != (h * d_head, x.shape[1]):
+            raise ValueError(f"{name} must have shape {(h * d_head, x.shape[1])}, got shape {w.shape}")
+    T = x.shape[0]
+    pos = np.arange(T, dtype=np.float64) if m is None else check_positions(m)
+    if pos.shape != (T,):
+        raise ValueError(f"m must have shape ({T},) (one position per row of x), got shape {pos.shape}")
+    layout = check_layout(layout)
+
+    def heads(w: np.ndarray) -> np.ndarray:  # (n_heads, T, d_head)
+        return (x @ w.T).reshape(T, h, d_head).transpose(1, 0, 2)
+
+    q = apply_rope(heads(wq), pos, base=base, layout=layout)
+    k = apply_rope(heads(wk), pos, base=base, layout=layout)
+    scores = q @ k.transpose(0, 2, 1) / np.sqrt(d_head)
+    masked = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf) if causal else scores
+    weights = np.exp(masked - masked.max(axis=-1, keepdims=True))
+    weights /= weights.sum(axis=-1, keepdims=True)
+    out = (weights @ heads(wv)).transpose(1, 0, 2).reshape(T, h * d_head)
+    return scores, out
