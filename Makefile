@@ -20,6 +20,7 @@ $(STAMP): requirements-lock.txt pyproject.toml
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
+	$(BIN)/ropemath figures --check
 	$(BIN)/python -m pytest -q $(NBVAL) notebooks/
 
 ## figures: regenerate every committed figure in figures/

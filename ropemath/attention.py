@@ -171,7 +171,7 @@ def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
 
     .. math:: \phi(x) = \begin{cases} x + 1 & x > 0 \\ e^{x} & x \le 0 \end{cases}
 
-    Source: Katharopoulos et al. (2020) §3.2.1; RoFormer §3.3 cites it as a choice of φ.
+    Source: Katharopoulos et al. (2020) §3.2.1; note 004 "RoPE / RoFormer" (DaNing) names it as a choice of φ.
 
     >>> elu_plus_one(np.array([-1.0, 0.0, 2.0])).round(4).tolist()
     [0.3679, 1.0, 3.0]
@@ -267,8 +267,9 @@ def rope_linear_attention_prefix(
         o_m = \frac{\big(R_{p_m}\phi(q_m)\big)^\top U_m}{\phi(q_m)^\top z_m}
 
     (without ``causal`` the sums run over all n and are shared by every m).  The state
-    :math:`(U_m, z_m)` has a fixed size D×d_v + D, which is what makes the cost linear in N.
-    Source: RoFormer eq. (19); Katharopoulos et al. (2020) eq. (10)–(12).
+    :math:`(U_m, z_m)` has a fixed size D×d_v + D and is updated once per token (a loop over
+    the tokens): O(N D d_v) time and O(D d_v) memory, against O(N²(D + d_v)) for the quadratic form.
+    Source: RoFormer eq. (19); Katharopoulos et al. (2020) §3.3 (causal running sums).
 
     >>> rng = np.random.default_rng(0)
     >>> q, k, v = rng.standard_normal((3, 5, 4))
@@ -285,13 +286,15 @@ def rope_linear_attention_prefix(
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
     rq, rk = apply_rope(fq, positions, base=base), apply_rope(fk, positions, base=base)
-    outer = rk[:, :, None] * v[:, None, :]  # R_n phi(k_n) v_n^T, shape (N, D, d_v)
-    if causal:
-        U, z = np.cumsum(outer, axis=0), np.cumsum(fk, axis=0)
-    else:
-        U, z = outer.sum(axis=0)[None], fk.sum(axis=0)[None]
-    numerators = np.einsum("nd,nde->ne", rq, U)
-    denominators = np.einsum("nd,nd->n", fq, np.broadcast_to(z, fq.shape))
+    if causal:  # one pass over the tokens; the state (U, z) has a fixed size
+        U, z = np.zeros((fq.shape[1], v.shape[1])), np.zeros(fq.shape[1])
+        numerators, denominators = np.empty_like(v), np.empty(q.shape[0])
+        for m in range(q.shape[0]):
+            U += np.outer(rk[m], v[m])
+            z += fk[m]
+            numerators[m], denominators[m] = rq[m] @ U, fq[m] @ z
+    else:  # the sums are shared by every query
+        numerators, denominators = rq @ (rk.T @ v), fq @ fk.sum(axis=0)
     if np.any(denominators == 0):
         raise ValueError("feature_map gives a zero denominator sum_n phi(q_m)^T phi(k_n); use a positive map")
     return numerators / denominators[:, None]

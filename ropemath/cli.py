@@ -17,6 +17,10 @@ import sys
 # name -> (module providing add_cli_arguments/run_cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("ropemath.cli", "run the numeric identity checks and print the largest errors"),
+    "figures": ("ropemath.plots.cli", "regenerate the committed figures (--check: exit 1 if any is stale)"),
+    "derive": ("ropemath.symbolic.cli", "derive RoPE's 2D solution with sympy; print proofs and refutations"),
+    "bench": ("ropemath.bench_cli", "time apply_rope against the dense form and a memory-bandwidth floor"),
+    "claims": ("ropemath.claims.report", "check every claim of the five source notes; print the ledger (--json)"),
 }
 
 

@@ -22,6 +22,8 @@ for the mean length of a walk of unit steps in random directions.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import numpy.typing as npt
 
@@ -38,6 +40,7 @@ __all__ = [
     "random_phase_level",
     "pair_products",
     "complex_score",
+    "abel_constant",
     "abel_bound",
     "abel_identity_error",
     "abel_check",
@@ -86,7 +89,7 @@ def partial_sums(
     >>> partial_sums(0.0, 8).real.tolist()
     [1.0, 2.0, 3.0, 4.0]
     >>> s = partial_sums(np.pi, 4, base=1e4)
-    >>> [round(abs(v), 4) for v in s]
+    >>> [round(float(abs(v)), 4) for v in s]
     [1.0, 0.0314]
     """
     th = _theta(d, base, theta)
@@ -194,7 +197,7 @@ def rising_intervals(
     Source: RoFormer Figure 2 (its curve is not monotone).
 
     >>> [(round(a, 2), round(b, 2)) for a, b in rising_intervals(r_max=20.0)]
-    [(12.16, 12.62), (17.69, 18.93)]
+    [(12.16, 12.61), (17.69, 18.92)]
     """
     th = _theta(d, base, theta)
     r_max = check_real(r_max, "r_max")
@@ -215,15 +218,15 @@ def rising_intervals(
                 lo = mid
             if hi - lo < 1e-9:
                 break
-        return 0.5 * (lo + hi)
+        return float(0.5 * (lo + hi))
 
     out: list[tuple[float, float]] = []
     start = 0.0 if up[0] else None
     for i in range(1, grid.size):
         if up[i] and not up[i - 1]:
-            start = edge(grid[i - 1], grid[i], True)
+            start = edge(float(grid[i - 1]), float(grid[i]), True)
         elif up[i - 1] and not up[i]:
-            out.append((float(start), edge(grid[i - 1], grid[i], False)))
+            out.append((float(start), edge(float(grid[i - 1]), float(grid[i]), False)))
             start = None
     if start is not None:
         out.append((float(start), float(r_max)))
@@ -265,19 +268,38 @@ def binned_bound(
     return b.mean(axis=1), np.quantile(b, lo_q, axis=1), np.quantile(b, hi_q, axis=1)
 
 
-def _mean_walk_length(j: int, t: np.ndarray, j0: np.ndarray) -> float:
-    """E|sum of j unit vectors with independent uniform directions| (Kluyver's integral)."""
-    if j == 1:
-        return 1.0
-    if j == 2:
-        return 4.0 / np.pi  # E|1 + e^{i phi}| = E 2|cos(phi/2)|
-    # E|S| = int_0^inf (1 - J0(t)^j) / t^2 dt, since |x| = int_0^inf (1 - J0(t|x|)) / t^2 dt.
-    f = np.empty(t.size)
-    f[0] = j / 4.0  # limit at t -> 0: (1 - J0^j)/t^2 -> j/4
-    f[1:] = (1.0 - j0[1:] ** j) / t[1:] ** 2
-    h = t[1] - t[0]
-    simpson = h / 3.0 * (f[0] + f[-1] + 4.0 * f[1:-1:2].sum() + 2.0 * f[2:-1:2].sum())
-    return float(simpson + 1.0 / t[-1])  # tail: int_T^inf dt/t^2, the J0^j part is below 1e-9
+@functools.lru_cache(maxsize=1)
+def _bessel_j0_grid() -> tuple[np.ndarray, np.ndarray]:
+    """t = 0, 0.025, ..., 400 and J0(t) = (1/pi) int_0^pi cos(t sin tau) dtau (midpoint rule, 256 nodes)."""
+    t = np.linspace(0.0, 400.0, 16001)
+    tau = (np.arange(256) + 0.5) * (np.pi / 256)
+    return t, np.cos(np.multiply.outer(t, np.sin(tau))).mean(axis=1)
+
+
+@functools.lru_cache(maxsize=8)
+def _mean_walk_lengths(count: int) -> tuple[float, ...]:
+    """E|sum of j unit vectors with independent uniform directions| for j = 1..count (Kluyver's integral).
+
+    j = 1 and j = 2 are exact (1 and E|1 + e^{i phi}| = E 2|cos(phi/2)| = 4/pi); for j >= 3,
+    E|S| = int_0^inf (1 - J0(t)^j) / t^2 dt (because |x| = int_0^inf (1 - J0(t|x|)) / t^2 dt),
+    by Simpson's rule on [0, 400] plus the tail int_400^inf dt/t^2 (the neglected J0^j part is below 1e-9).
+    """
+    t, j0 = _bessel_j0_grid()
+    weights = np.full(t.size, 2.0)
+    weights[1::2] = 4.0
+    weights[0] = weights[-1] = 1.0
+    weights *= (t[1] - t[0]) / 3.0
+    inv_t2 = np.zeros(t.size)
+    inv_t2[1:] = 1.0 / t[1:] ** 2
+    out = [1.0, 4.0 / np.pi][:count]
+    power = j0 * j0
+    for j in range(3, count + 1):
+        power *= j0
+        power[np.abs(power) < 1e-200] = 0.0  # avoid slow subnormal arithmetic; far below rounding anyway
+        f = (1.0 - power) * inv_t2
+        f[0] = j / 4.0  # limit at t -> 0 of (1 - J0^j)/t^2, since J0(t) = 1 - t^2/4 + ...
+        out.append(float(weights @ f + 1.0 / t[-1]))
+    return tuple(out)
 
 
 def random_phase_level(d: int, *, exact: bool = True) -> float:
@@ -291,7 +313,7 @@ def random_phase_level(d: int, *, exact: bool = True) -> float:
     For large :math:`r` the phases :math:`r\theta_i \bmod 2\pi` behave like independent
     uniform angles, and :math:`S_j` like a planar random walk of ``j`` unit steps (Pearson
     1905); its mean length is Kluyver's integral (``exact=True``: Bessel :math:`J_0` by the
-    trapezoidal rule, Simpson's rule on [0, 200]) or the Rayleigh approximation
+    trapezoidal rule, Simpson's rule on [0, 400]) or the Rayleigh approximation
     :math:`\sqrt{\pi j}/2` (``exact=False``).
 
     >>> round(random_phase_level(128), 4)
@@ -304,10 +326,7 @@ def random_phase_level(d: int, *, exact: bool = True) -> float:
     j = np.arange(1, half + 1)
     if not exact:
         return float(np.mean(np.sqrt(np.pi * j) / 2.0))
-    t = np.linspace(0.0, 200.0, 8001)
-    tau = (np.arange(256) + 0.5) * (np.pi / 256)
-    j0 = np.cos(np.multiply.outer(t, np.sin(tau))).mean(axis=1)  # J0(t) = (1/pi) int_0^pi cos(t sin tau)
-    return float(np.mean([_mean_walk_length(int(n), t, j0) for n in j]))
+    return float(np.mean(_mean_walk_lengths(half)))
 
 
 # --- one attention score and its Abel bound (RoFormer eq. 35-37) ---------------------------
@@ -369,6 +388,20 @@ def complex_score(
     return _chunked(r, chunk, block)
 
 
+def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike) -> float:
+    r"""Return the constant of RoFormer eq. (37), :math:`\max_i |h_{i+1} - h_i|` with :math:`h_{d/2} = 0`.
+
+    .. math:: C(q, k) = \max_{0 \le i < d/2} |h_{i+1} - h_i|, \qquad h_{d/2} = 0
+
+    Source: RoFormer eq. (37).
+
+    >>> abel_constant(np.array([1.0, 0.0, 1.0, 0.0]), np.array([1.0, 0.0, 1.0, 0.0]))  # h = (1, 1, 0)
+    1.0
+    """
+    h = _vectors(q, k)
+    return float(np.max(np.abs(np.diff(np.append(h, 0.0)))))
+
+
 def abel_bound(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -384,16 +417,15 @@ def abel_bound(
         \Big|\sum_{i=0}^{d/2-1} h_i e^{\mathrm{i} r\theta_i}\Big|
         \le \Big(\max_i |h_{i+1} - h_i|\Big) \sum_{j=1}^{d/2} |S_j(r)|, \qquad h_{d/2} = 0
 
-    i.e. ``max|Δh| * (d/2) * decay_bound(r)``.  Source: RoFormer eq. (37).
+    i.e. ``abel_constant(q, k) * (d/2) * decay_bound(r)``.  Source: RoFormer eq. (37).
 
     >>> q = np.array([1.0, 0.0, 1.0, 0.0])
-    >>> float(abel_bound(q, q, 0.0))
-    6.0
+    >>> float(abel_bound(q, q, 0.0))  # h = (1, 1, 0): max|Δh| = 1; |S_1(0)| + |S_2(0)| = 1 + 2
+    3.0
     """
-    h = _vectors(q, k)
-    dh = np.diff(np.append(h, 0.0))
-    b = decay_bound(r, h.size * 2, base, theta=theta, chunk=chunk)
-    return float(np.max(np.abs(dh))) * h.size * b
+    c = abel_constant(q, k)
+    half = np.shape(q)[-1] // 2
+    return c * half * decay_bound(r, 2 * half, base, theta=theta, chunk=chunk)
 
 
 def abel_identity_error(

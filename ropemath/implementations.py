@@ -311,6 +311,8 @@ def multihead_rope_attention(
     if pos.shape != (T,):
         raise ValueError(f"m must have shape ({T},) (one position per row of x), got shape {pos.shape}")
     layout = check_layout(layout)
+    if not isinstance(causal, (bool, np.bool_)):
+        raise TypeError(f"causal must be a bool, got {_describe(causal)}")
 
     def heads(w: np.ndarray) -> np.ndarray:  # (n_heads, T, d_head)
         return (x @ w.T).reshape(T, h, d_head).transpose(1, 0, 2)

@@ -9,7 +9,7 @@ format — compared with the float64 angles of :func:`ropemath.angles`.
 * :func:`round_to_format` rounds to ``"float64"``, ``"float32"`` or ``"bfloat16"``;
 * :func:`angles_in_format`, :func:`phase_error`: the low-precision angles and their error;
 * :func:`largest_distinct_integer`: the last position before consecutive integers collide;
-* :func:`shift_invariance_error`: how far the score at ``(m + s, n + s)`` drifts from the
+* :func:`shift_error_in_format`: how far the score at ``(m + s, n + s)`` drifts from the
   score at ``(m, n)`` when the angles are rounded.
 
 Emulated arithmetic is exact: a product of two float32 (or bfloat16) numbers is exact in
@@ -36,7 +36,7 @@ __all__ = [
     "angles_in_format",
     "phase_error",
     "largest_distinct_integer",
-    "shift_invariance_error",
+    "shift_error_in_format",
 ]
 
 FORMATS = ("float64", "float32", "bfloat16")
@@ -122,7 +122,9 @@ def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str
     product rounded to the format — what ``outer(t, inv_freq)`` does when ``t`` and
     ``inv_freq`` have that dtype (gpt-neox PR #1016; transformers PR #29285 under bf16
     autocast).  :math:`\theta_i` is first computed in float64, so only the representation
-    error of the format enters, not a particular ``pow`` routine's.
+    error of the format enters, not a particular ``pow`` routine's; every value reaches
+    bfloat16 through float32 (:func:`round_to_format`), as a float32 ``inv_freq`` cast to
+    bfloat16 does.
 
     >>> angles_in_format([256, 257], 4, dtype="bfloat16")[:, 0].tolist()
     [256.0, 256.0]
@@ -189,7 +191,7 @@ def _rotate(x: np.ndarray, phi: np.ndarray) -> np.ndarray:
     return out
 
 
-def shift_invariance_error(
+def shift_error_in_format(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
     m: int,
@@ -209,9 +211,9 @@ def shift_invariance_error(
     are equal (RoFormer eq. 16: the score depends on ``n - m`` only).
 
     >>> q = k = np.ones(8)
-    >>> shift_invariance_error(q, k, 3, 0, 10**6, dtype="float64") < 1e-9
+    >>> shift_error_in_format(q, k, 3, 0, 10**6, dtype="float64") < 1e-9
     True
-    >>> shift_invariance_error(q, k, 3, 0, 10**6, dtype="bfloat16") > 0.1
+    >>> shift_error_in_format(q, k, 3, 0, 10**6, dtype="bfloat16") > 0.1
     True
     """
     q = check_x(q, "q").astype(np.float64)

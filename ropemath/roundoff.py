@@ -29,7 +29,7 @@ from ._validate import check_base, check_d, check_int, check_positions
 from .checks import composition_error, norm_error, orthogonality_error, relative_position_error
 from .rotation import angles, frequencies
 
-__all__ = ["UNIT_ROUNDOFF", "angle_rounding_error", "angle_error_bound", "error_vs_position"]
+__all__ = ["UNIT_ROUNDOFF", "angle_rounding_error", "angle_error_bound", "error_vs_position", "loglog_slope"]
 
 #: Unit roundoff of IEEE float64 with round-to-nearest: :math:`u = 2^{-53}`.
 UNIT_ROUNDOFF = 2.0**-53
@@ -124,3 +124,29 @@ def error_vs_position(
         out["norm"][j] = norm_error(q, m, base)
         out["angle"][j] = float(np.max(angle_rounding_error(m, d, base)))
     return out
+
+
+def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
+    r"""Return the least-squares slope :math:`s` of :math:`\log y` against :math:`\log x`.
+
+    .. math:: \log y_j \approx s \log x_j + c
+
+    A slope of 1 means :math:`y \propto x` (error growing linearly with :math:`|m|`); 0 means
+    no growth.  ``x`` and ``y`` are 1-D, of equal length >= 2, all entries > 0.
+    Source: ordinary least squares on the logarithms (no RoPE-specific content).
+
+    >>> round(loglog_slope([1, 10, 100], [3.0, 300.0, 30000.0]), 12)
+    2.0
+    """
+    xs = check_positions(x, name="x")
+    ys = check_positions(y, name="y")
+    if xs.ndim != 1 or xs.shape != ys.shape or xs.size < 2:
+        raise ValueError(f"x and y must be 1-D of equal length >= 2, got shapes {xs.shape} and {ys.shape}")
+    if np.any(xs <= 0) or np.any(ys <= 0):
+        raise ValueError("x and y must contain only positive values (their logarithms are fitted)")
+    lx, ly = np.log(xs), np.log(ys)
+    lx_c = lx - lx.mean()
+    denom = float(lx_c @ lx_c)
+    if denom == 0:
+        raise ValueError("x must contain at least two distinct values")
+    return float(lx_c @ (ly - ly.mean()) / denom)

@@ -3,7 +3,9 @@
 Usage: ``python tools/execute_notebooks.py notebooks/NN_name.ipynb [...]`` (``make notebooks``
 runs it on every notebook).  Each notebook runs in a fresh ``python3`` kernel with
 ``notebooks/`` as working directory and timing records off; the file is rewritten only
-if its content changed, so a second run leaves every file byte-identical.
+if its content changed, so a second run leaves every file byte-identical.  Consecutive
+stream outputs are merged, and the outputs of timing cells (marked ``# NBVAL_IGNORE_OUTPUT``)
+are not stored, since they differ on every run.
 """
 
 from __future__ import annotations
@@ -39,6 +41,21 @@ def coalesce_streams(nb) -> None:
         cell.outputs = merged
 
 
+VOLATILE_MARK = "# NBVAL_IGNORE_OUTPUT"
+
+
+def drop_volatile_outputs(nb) -> None:
+    """Empty the outputs of cells marked ``# NBVAL_IGNORE_OUTPUT`` (timings only).
+
+    Their output differs on every run, so storing it would break byte-identical
+    re-execution; nbval still runs these cells (and fails if they raise) but does not
+    compare them.  A reader sees the timings by running the notebook.
+    """
+    for cell in nb.cells:
+        if cell.cell_type == "code" and cell.source.lstrip().startswith(VOLATILE_MARK):
+            cell.outputs = []
+
+
 def execute(path: Path) -> bool:
     """Execute one notebook in place; return True if its bytes changed."""
     nb = nbformat.read(path, as_version=4)
@@ -51,6 +68,7 @@ def execute(path: Path) -> bool:
     )
     client.execute()
     coalesce_streams(nb)
+    drop_volatile_outputs(nb)
     # Kernel metadata is the same on every run with the pinned environment; keep it minimal.
     nb.metadata.pop("widgets", None)
     text = nbformat.writes(nb) + "\n"

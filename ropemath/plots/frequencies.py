@@ -23,8 +23,8 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from .._validate import check_d, check_int, check_positions
-from ..roundoff import UNIT_ROUNDOFF
 from ..rotation import frequencies
+from ..roundoff import UNIT_ROUNDOFF
 from ..spectrum import full_turn_count, wavelengths
 
 __all__ = ["spectrum_figure", "position_error_figure"]
@@ -49,7 +49,8 @@ def spectrum_figure(
     L = check_int(context_length, "context_length", minimum=1)
     if len(bases) == 0:
         raise ValueError("bases must be a non-empty sequence of bases, got an empty one")
-    fig = Figure(figsize=(8, 3.4), layout="constrained")
+    fig = Figure(figsize=(8, 3.4))
+    fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
     ax_theta, ax_wave = fig.subplots(1, 2)
     i = np.arange(d // 2)
     for base in bases:
@@ -62,7 +63,7 @@ def spectrum_figure(
     ax_wave.set(yscale="log", xlabel="pair index i", ylabel=r"$\lambda_i = 2\pi/\theta_i$ (positions)",
                 title="wavelengths (positions per full turn)")
     for ax in (ax_theta, ax_wave):
-        ax.grid(alpha=0.3, which="both")
+        ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
     return fig
 
@@ -83,7 +84,8 @@ def position_error_figure(positions: npt.ArrayLike, errors: Mapping[str, npt.Arr
     m = check_positions(positions, name="positions")
     if m.ndim != 1 or m.size == 0 or np.any(m == 0):
         raise ValueError("positions must be a non-empty 1-D sequence of nonzero positions")
-    fig = Figure(figsize=(7, 3.8), layout="constrained")
+    fig = Figure(figsize=(7, 3.8))
+    fig.subplots_adjust(left=0.11, right=0.97, bottom=0.13, top=0.91)
     ax = fig.subplots()
     size = np.abs(m)
     markers = "os^vDx"
@@ -99,6 +101,6 @@ def position_error_figure(positions: npt.ArrayLike, errors: Mapping[str, npt.Arr
     ax.plot(line, line * UNIT_ROUNDOFF, "k--", lw=1, label=r"$|m|\,2^{-53}$")
     ax.set(xscale="log", yscale="log", xlabel="|m| (query position, both signs)", ylabel="error",
            title="identity-check error against position (float64)")
-    ax.grid(alpha=0.3, which="both")
+    ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     return fig

@@ -14,8 +14,8 @@ Symbols (fixed names, so printed output is deterministic):
 
 The zero test :func:`is_zero` only ever transforms an expression into an equal one
 (``expand``, ``expand_trig``, ``expand_complex``, ``simplify``), so ``True`` is a proof that
-the expression vanishes identically; ``False`` means sympy did not reduce it to 0, which for
-every identity of this package has been confirmed by a concrete counterexample
+the expression vanishes identically.  ``False`` only means sympy did not reduce it to 0; it is
+not by itself a disproof — the disproofs of this package are concrete counterexamples
 (:mod:`.refutations`).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2 eq. (13)-(16);

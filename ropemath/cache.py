@@ -1,0 +1,152 @@
+r"""A cached cos/sin table for applying RoPE repeatedly at integer positions.
+
+Scope: :class:`RopeCache`, the table that real implementations keep (Meta Llama's
+``freqs_cis``, Hugging Face's ``cos_cached``/``sin_cached``): :math:`\cos m\theta_i` and
+:math:`\sin m\theta_i` for every position ``0 <= m < max_position``, computed once in
+float64 and cast once per dtype, so a call only gathers rows and runs the kernel of
+:mod:`ropemath.apply` (no trigonometric functions per call).  Results equal
+:func:`ropemath.apply_rope` bit for bit: both evaluate the same float64 angles.
+
+Memory: ``16 * max_position * d/2`` bytes for the float64 master table, plus the tables of
+each (dtype, layout) used: ``max_position * d/2`` complex numbers (interleaved) or
+``2 * max_position * d`` reals (half).
+
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34);
+Meta Llama ``precompute_freqs_cis``; Hugging Face transformers ``LlamaRotaryEmbedding``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ._validate import _describe, check_base, check_broadcast, check_d, check_int, check_layout, check_x
+from .apply import (
+    _COMPLEX,
+    _complex_table,
+    _complex_viewable,
+    _half_tables,
+    _rotate_complex,
+    _rotate_half,
+    _rotate_pairs,
+)
+from .rotation import frequencies
+
+__all__ = ["RopeCache"]
+
+
+class RopeCache:
+    r"""Cos/sin tables of RoPE for integer positions ``0 <= m < max_position``.
+
+    .. math::
+        T[m, i] = \cos m\theta_i + i \sin m\theta_i = e^{i m \theta_i},
+        \quad \theta_i = \mathrm{base}^{-2i/d},\ i = 0, \dots, d/2 - 1
+
+    (RoFormer eq. 15 with 0-based ``i``; the angles :math:`m\theta_i` are formed in float64).
+    :meth:`apply` rotates ``x`` exactly as :func:`ropemath.apply_rope` does (RoFormer eq. 34).
+
+    >>> cache = RopeCache(4, max_position=8)
+    >>> cache.apply(np.array([1.0, 0.0, 1.0, 0.0]), 1).round(4)
+    array([0.5403, 0.8415, 1.    , 0.01  ])
+    >>> cache.apply(np.ones((2, 3, 4), dtype=np.float32), [0, 1, 7], layout="half").shape
+    (2, 3, 4)
+    """
+
+    def __init__(self, d: int, base: float = 10000.0, max_position: int = 4096) -> None:
+        self.d = check_d(d)
+        self.base = check_base(base)
+        self.max_position = check_int(max_position, "max_position", minimum=1)
+        phi = np.arange(self.max_position, dtype=np.float64)[:, None] * frequencies(self.d, self.base)
+        self._cos = np.cos(phi)  # float64, shape (max_position, d/2)
+        self._sin = np.sin(phi)
+        self._tables: dict[tuple[np.dtype, str], object] = {}
+
+    def __repr__(self) -> str:
+        return f"RopeCache(d={self.d}, base={self.base!r}, max_position={self.max_position})"
+
+    def _table(self, dtype: np.dtype, kind: str):
+        """The table for ``dtype`` and ``kind`` ('complex', 'half' or 'cos_sin'), built on first use."""
+        key = (dtype, kind)
+        if key not in self._tables:
+            if kind == "complex":
+                self._tables[key] = _complex_table(self._cos, self._sin, dtype)
+            elif kind == "half":
+                self._tables[key] = _half_tables(self._cos, self._sin, dtype)
+            else:
+                self._tables[key] = (self._cos.astype(dtype), self._sin.astype(dtype))
+        return self._tables[key]
+
+    def _check_m(self, m: object) -> tuple[np.ndarray, np.ndarray | slice]:
+        """Validate integer positions; return them and an index into the tables (a slice for a range)."""
+        arr = np.asarray(m)
+        if isinstance(m, (bool, np.bool_)) or arr.dtype.kind not in "iu":
+            raise TypeError(f"m must be an integer or an array of integers, got {_describe(m)}")
+        if arr.size:
+            low, high = int(arr.min()), int(arr.max())
+            if low < 0 or high >= self.max_position:
+                raise ValueError(
+                    f"m must be in [0, max_position={self.max_position}), got values from {low} to {high}"
+                )
+        if arr.ndim == 1 and arr.size > 1 and np.all(np.diff(arr) == 1):
+            return arr, slice(int(arr[0]), int(arr[-1]) + 1)  # consecutive positions: a view, no gather
+        return arr, arr.astype(np.intp, copy=False)
+
+    def apply(
+        self,
+        x: npt.ArrayLike,
+        m: npt.ArrayLike,
+        *,
+        layout: str = "interleaved",
+        out: np.ndarray | None = None,
+    ) -> np.ndarray:
+        r"""Rotate each pair of ``x`` (shape (..., d)) by :math:`m\theta_i`, using the cached tables.
+
+        .. math:: R^d_{\Theta,m} x \quad \text{(RoFormer eq. 34, as } \texttt{apply\_rope(x, m)}\text{)}
+
+        ``m``: integers in ``[0, max_position)``, a scalar or an array broadcastable to
+        ``x.shape[:-1]``.  ``out``: optional array of ``x``'s shape and dtype to write into
+        (it may be ``x`` itself, for an in-place rotation); returned.
+
+        >>> cache = RopeCache(2, max_position=4)
+        >>> x = np.array([[1.0, 0.0], [1.0, 0.0]])
+        >>> _ = cache.apply(x, [0, 3], out=x)
+        >>> x.round(4).tolist()
+        [[1.0, 0.0], [-0.99, 0.1411]]
+        """
+        x = check_x(x, d=self.d)
+        m, index = self._check_m(m)
+        layout = check_layout(layout)
+        check_broadcast(m, x.shape[:-1])
+        out = self._check_out(out, x)
+        if layout == "interleaved" and x.dtype in _COMPLEX:
+            e = self._table(x.dtype, "complex")[index]
+            if _complex_viewable(out):
+                return _rotate_complex(x, e, out)
+            out[...] = _rotate_complex(x, e, np.empty(x.shape, dtype=x.dtype))  # same rounding as above
+            return out
+        if layout == "half":
+            c2, s2 = self._table(x.dtype, "half")
+            return _rotate_half(x, c2[index], s2[index], out)
+        cos, sin = self._table(x.dtype, "cos_sin")
+        return _rotate_pairs(x, cos[index], sin[index], layout, out)
+
+    @staticmethod
+    def _check_out(out: object, x: np.ndarray) -> np.ndarray:
+        """Return a writeable output array for ``x``: new if ``out`` is None, else ``out`` checked."""
+        if out is None:
+            return np.empty(x.shape, dtype=x.dtype)
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a numpy array or None, got {_describe(out)}")
+        if out.shape != x.shape or out.dtype != x.dtype:
+            raise ValueError(
+                f"out must have x's shape {x.shape} and dtype {x.dtype}, got {_describe(out)}"
+            )
+        if not out.flags.writeable:
+            raise ValueError("out must be writeable, got a read-only array")
+        same = (
+            out.__array_interface__["data"][0] == x.__array_interface__["data"][0]
+            and out.strides == x.strides
+        )
+        if not same and np.may_share_memory(out, x):
+            raise ValueError("out must be x itself or not overlap x, got an array sharing memory with x")
+        return out

@@ -1,0 +1,84 @@
+r"""The claims ledger: every checkable mathematical claim of the five source notes, with a verdict.
+
+Scope: :data:`LEDGER` gathers the entries of ``note000`` ... ``note004`` (one module per note,
+in the note's order); :func:`entries` selects a note's entries; :func:`run_ledger` runs their
+checks and :func:`summary` counts verdicts.  The data model and the agreement rule live in
+:mod:`.ledger`, the check functions in ``checks_rotation``, ``checks_derivation``,
+``checks_frequency`` and ``checks_attention``, the command ``ropemath claims`` in :mod:`.report`.
+
+A verdict is never typed in alone: each entry records the expected verdict *and* the check
+that computes it; a run reports every entry whose check disagrees (``tests/test_claims.py``
+fails on any).
+
+Importing this package imports sympy (the checks call :mod:`ropemath.symbolic`), so
+``import ropemath`` does not import it.
+
+References: the five notes of ``shared/REFERENCES.md``; Su et al., *RoFormer*,
+arXiv:2104.09864 v5.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from . import note000, note001, note002, note003, note004
+from .ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
+
+__all__ = [
+    "LEDGER",
+    "NOTES",
+    "VERDICTS",
+    "Entry",
+    "Outcome",
+    "Result",
+    "Source",
+    "entries",
+    "note_source",
+    "run",
+    "run_ledger",
+    "summary",
+]
+
+LEDGER: tuple[Entry, ...] = (
+    *note000.ENTRIES,
+    *note001.ENTRIES,
+    *note002.ENTRIES,
+    *note003.ENTRIES,
+    *note004.ENTRIES,
+)
+
+
+def entries(source: str | None = None) -> tuple[Entry, ...]:
+    """Return the ledger's entries, all or those of one note (file name or its prefix, e.g. ``"001"``).
+
+    >>> len(entries("003")) == len(note003.ENTRIES), entries("003_707044a7c764f131.txt")[0].id
+    (True, 'n003-goal')
+    """
+    if source is None:
+        return LEDGER
+    if not isinstance(source, str):
+        raise TypeError(f"source must be a note file name or prefix (str), got {type(source).__name__}")
+    chosen = tuple(e for e in LEDGER if e.source.file == source or (source and e.source.file.startswith(source)))
+    if not chosen:
+        files = ", ".join(file for file, _ in NOTES.values())
+        raise ValueError(f"source must be a note file name or its prefix ({files}), got {source!r}")
+    return chosen
+
+
+def run_ledger(source: str | None = None) -> list[Result]:
+    """Run the checks of :func:`entries` ``(source)`` and return the results in ledger order."""
+    return run(entries(source))
+
+
+def summary(results: list[Result]) -> dict[str, dict[str, int]]:
+    """Count recorded verdicts per note: ``{"000": {"holds": 12, ...}, ..., "all": {...}}``.
+
+    >>> summary([])["all"]
+    {'holds': 0, 'fails': 0, 'holds-if': 0, 'not-checkable': 0}
+    """
+    out: dict[str, dict[str, int]] = {}
+    for key in [*NOTES, "all"]:
+        counts = Counter(r.entry.verdict for r in results if key == "all" or r.entry.note == key)
+        if key == "all" or counts:
+            out[key] = {v: counts.get(v, 0) for v in VERDICTS}
+    return out

@@ -1,0 +1,131 @@
+r"""How a check turns what it measured into a verdict (shared by every ``checks_*`` module).
+
+Scope: the tolerance, stable formatting of residuals and numbers (evidence texts are shown
+in notebook 09, whose outputs must not depend on the last bit of a libm), and three
+constructors of :class:`~ropemath.claims.ledger.Outcome`:
+
+* :func:`identity` — ``holds`` iff a residual is within tolerance, else ``fails``;
+* :func:`refuted` — ``fails`` iff a counterexample's two sides differ by more than the
+  tolerance (and records whether the correction holds), else ``holds``;
+* :func:`conditional` — ``holds-if`` iff the statement breaks outside its condition and holds
+  inside it; ``holds`` if it did not break, ``fails`` if it broke inside too.
+
+References: none (project convention).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from .ledger import Outcome
+
+TOL = 1e-12  # relative residual below which a floating-point identity counts as exact
+GAP = 1e-6  # difference above which two sides of a counterexample count as different
+
+
+def res(x: float) -> str:
+    """Render a residual stably: ``0``, ``< 1e-N`` (its decade) below 1e-9, else 2 significant digits.
+
+    >>> res(0.0), res(2.2e-16), res(3.1e-13), res(0.25)
+    ('0', '< 1e-15', '< 1e-12', '2.5e-01')
+    """
+    x = abs(float(x))
+    if x == 0:
+        return "0"
+    if x < 1e-9:
+        return f"< 1e{math.ceil(math.log10(x))}"
+    return f"{x:.1e}"
+
+
+def num(x: Any, digits: int = 4) -> Any:
+    """Round a number (or nested list/array of numbers) to ``digits`` decimals as plain Python floats.
+
+    >>> num(np.array([np.pi, -0.0]))
+    [3.1416, 0.0]
+    """
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return [num(v, digits) for v in np.asarray(x, dtype=float).tolist()]
+    value = round(float(x), digits)
+    return 0.0 if value == 0 else value
+
+
+def identity(residual: float, what: str, tol: float = TOL) -> Outcome:
+    """``holds`` if ``residual <= tol`` else ``fails``; the evidence names what was compared.
+
+    >>> identity(1e-16, "R^T R = I").verdict, identity(0.5, "x = y").verdict
+    ('holds', 'fails')
+    """
+    verdict = "holds" if residual <= tol else "fails"
+    return Outcome(verdict, f"{what}: largest residual {res(residual)} (tolerance {tol:.0e}).")
+
+
+def refuted(
+    stated: float,
+    actual: float,
+    inputs: dict[str, Any],
+    correction_residual: float,
+    what: str,
+    *,
+    tol: float = TOL,
+) -> Outcome:
+    """Outcome of testing a stated formula on one counterexample, plus the correction's residual.
+
+    ``stated`` is the value the note's formula gives, ``actual`` the true value at ``inputs``.
+    The verdict is ``fails`` when they differ by more than :data:`GAP`, else ``holds``;
+    ``correction_holds`` is ``correction_residual <= tol``.
+
+    >>> o = refuted(0.0, 0.8415, {"m": 1}, 0.0, "q^T R_{m-n} k")
+    >>> o.verdict, o.counterexample["stated"], o.correction_holds
+    ('fails', 0.0, True)
+    """
+    gap = abs(stated - actual)
+    verdict = "fails" if gap > GAP else "holds"
+    ok = bool(correction_residual <= tol)
+    evidence = (
+        f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value "
+        f"is {num(actual)}. Correction checked: residual {res(correction_residual)} "
+        f"({'holds' if ok else 'does NOT hold'})."
+    )
+    example = {**inputs, "stated": num(stated), "actual": num(actual)}
+    return Outcome(verdict, evidence, example, ok)
+
+
+def conditional(broken_outside: bool, holds_inside: bool, counterexample: dict[str, Any], evidence: str) -> Outcome:
+    """``holds-if`` when the statement breaks outside its condition and holds inside it.
+
+    >>> conditional(True, True, {"d": 8}, "...").verdict, conditional(False, True, {}, "...").verdict
+    ('holds-if', 'holds')
+    """
+    if not broken_outside:
+        verdict = "holds"
+    else:
+        verdict = "holds-if" if holds_inside else "fails"
+    return Outcome(verdict, evidence, counterexample)
+
+
+def not_checkable(evidence: str) -> Outcome:
+    """Outcome of a claim no computation can decide; ``evidence`` says what was measured around it."""
+    return Outcome("not-checkable", evidence)
+
+
+def from_refutation(name: str) -> Outcome:
+    """``fails`` iff the sympy refutation ``name`` (:mod:`ropemath.symbolic.refutations`) refutes the claim.
+
+    The counterexample is the refutation's exact substitution; the correction is its proved correct form.
+    """
+    from ..symbolic import refutations  # sympy: imported only when a check needs it
+
+    r = refutations.get_refutation(name)
+    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
+    evidence = (
+        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
+        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
+    )
+    return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
+
+
+def _fmt_inputs(inputs: dict[str, Any]) -> str:
+    return ", ".join(f"{key} = {value}" for key, value in inputs.items())

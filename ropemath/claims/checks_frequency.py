@@ -1,0 +1,302 @@
+r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the long-term decay.
+
+Scope: zero-argument check functions for the definition of :math:`\Theta` (0- and 1-based),
+its ordering and range, which coordinates share a frequency, what fast and slow pairs
+resolve, and every flavour of "the score decays with distance": the complex form of the
+score, the Abel summation and its bound (via :mod:`ropemath.decay`), the trend of the
+bound, the effect of the base, and what happens as d grows.
+
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (35)-(37),
+Figure 2; Vaswani et al. (2017) §3.5.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..decay import abel_check, complex_score, decay_bound, random_phase_level
+from ..encodings import sinusoidal_encoding
+from ..rotation import frequencies, rotation_matrix
+from ..spectrum import turns, wavelengths
+from ..symbolic import proofs
+from ._verdict import GAP, conditional, identity, not_checkable, num, res
+from .ledger import Outcome
+
+DIMS = (2, 4, 8, 64, 128, 4096)
+
+
+@functools.cache
+def _abel() -> dict[str, float]:
+    """One run of :func:`ropemath.decay.abel_check` (d = 32, 3 draws, seed 0), shared by four checks."""
+    return abel_check(32, trials=3)
+
+
+def theta_one_based() -> Outcome:
+    r""":math:`\theta_j = 10000^{-2(j-1)/d}`, j = 1..d/2 (the paper) — our :math:`\theta_{j-1}`."""
+    err = max(
+        abs(10000.0 ** (-2 * (j - 1) / d) - float(frequencies(d)[j - 1])) for d in DIMS for j in range(1, d // 2 + 1)
+    )
+    return identity(err, "10000^(-2(j-1)/d) written out for j = 1..d/2 vs ropemath.frequencies(d)[j-1], d up to 4096")
+
+
+def theta_zero_based() -> Outcome:
+    r""":math:`\theta_i = 10000^{-2i/d}`, i = 0..d/2−1."""
+    err = max(abs(10000.0 ** (-2 * i / d) - float(frequencies(d)[i])) for d in DIMS for i in range(d // 2))
+    return identity(err, "10000^(-2i/d) written out for i = 0..d/2-1 vs ropemath.frequencies(d)[i], d up to 4096")
+
+
+def theta_decreasing() -> Outcome:
+    r""":math:`1 = \theta_0 > \theta_1 > \dots`: larger index, lower frequency, slower rotation (base > 1)."""
+    ok = all(frequencies(d)[0] == 1.0 and np.all(np.diff(frequencies(d)) < 0) for d in DIMS)
+    lam = wavelengths(128)
+    return Outcome(
+        "holds" if ok else "fails",
+        f"theta_0 = 1 and strictly decreasing for every d in {DIMS} (base 10000); "
+        f"d = 128: wavelengths 2 pi / theta_i grow from {lam[0]:.2f} to {lam[-1]:.0f} positions.",
+    )
+
+
+def theta_range() -> Outcome:
+    r""":math:`\theta_{d/2} \approx 1/10000` (paper's index): it is :math:`10000^{-(d-2)/d}`, close for large d only."""
+    ratio = {d: float(frequencies(d)[-1] * 10000.0) for d in (8, 128, 4096)}
+    example = {"d": 8, "theta_(d/2)": num(frequencies(8)[-1], 6), "1/10000": 1e-4, "ratio": num(ratio[8])}
+    return conditional(
+        ratio[8] > 2.0,
+        ratio[4096] < 1.01 and ratio[128] < 1.2,
+        example,
+        f"theta_(d/2) * 10000 = 10000^(2/d): {num(ratio[8])} at d = 8, {num(ratio[128])} at d = 128, "
+        f"{num(ratio[4096])} at d = 4096.",
+    )
+
+
+def fast_near_slow_far() -> Outcome:
+    r"""High-frequency pairs resolve nearby positions, low-frequency pairs distant ones."""
+    d, lam, theta = 128, wavelengths(128), frequencies(128)
+    t0 = turns(np.array([44.0, 10000.0]), d)
+    ok = bool(np.all(np.diff(lam) > 0) and lam[0] < 7 and lam[-1] > 10000)
+    return Outcome(
+        "holds" if ok else "fails",
+        f"d = 128, base 10000: pair 0 turns {theta[0]:.0f} rad per position (wavelength {lam[0]:.2f}): "
+        f"neighbours differ by a large angle, but it comes back near its start (position 44 is "
+        f"{t0[0, 0] % 1:.4f} turns past a full turn); pair 63 turns {theta[-1]:.2e} rad per position "
+        f"(wavelength {lam[-1]:.0f}): neighbours look alike, and 10000 positions are {t0[1, -1]:.3f} of a turn apart.",
+    )
+
+
+def pair_index() -> Outcome:
+    r"""Coordinate j (0-based) rotates with :math:`\theta_{\lfloor j/2 \rfloor}`."""
+    d, m = 8, 1.0
+    R, theta = rotation_matrix(m, d), frequencies(d)
+    err = max(abs(R[j, j] - np.cos(m * theta[j // 2])) for j in range(d))
+    return identity(err, "diagonal entry j of R^8_(Theta,1) vs cos(theta_floor(j/2))")
+
+
+def shared_frequencies() -> Outcome:
+    r"""Refutes "each dimension has its own frequency": coordinates 2i and 2i+1 share :math:`\theta_i`."""
+    R, theta = rotation_matrix(1.0, 4), frequencies(4)
+    same = R[0, 0] == R[1, 1]
+    distinct = len(set(frequencies(128).tolist())) == 64
+    example = {
+        "d": 4,
+        "m": 1,
+        "R[0,0]": num(R[0, 0]),
+        "R[1,1]": num(R[1, 1]),
+        "theta of coordinates 0 and 1": num(theta[0]),
+    }
+    return Outcome(
+        "fails" if same else "holds",
+        f"Coordinates 0 and 1 both rotate with theta_0 = {num(theta[0])} (d = 4): "
+        f"d coordinates, d/2 frequencies. Correction: one frequency per pair, the d/2 values distinct "
+        f"(d = 128: {'64 distinct' if distinct else 'NOT distinct'}).",
+        example,
+        bool(distinct),
+    )
+
+
+def clock_hands() -> Outcome:
+    r"""Like clock hands, pairs of different speed together pin down a position one pair alone nearly confuses."""
+    d, a, b = 128, 0.0, 710.0
+    fast = float(abs(np.angle(np.exp(1j * (b - a) * frequencies(d)[0]))))
+    q = np.ones(d) / np.sqrt(d)
+    together = float(np.linalg.norm(rotation_matrix(b, d) @ q - rotation_matrix(a, d) @ q))
+    ok = fast < 1e-3 and together > 0.1
+    return Outcome(
+        "holds" if ok else "fails",
+        f"d = 128: positions 0 and 710 differ by only {fast:.1e} rad on the "
+        f"fastest pair (710 is almost 113 full turns), but the whole rotated unit vector moves by {together:.3f}.",
+    )
+
+
+def complex_score_form() -> Outcome:
+    r"""Eq. (35): :math:`(R_m q)^\top(R_n k) = \mathrm{Re}[\sum_i h_i e^{i(m-n)\theta_i}]`."""
+    out = _abel()
+    return identity(
+        out["rope_error"],
+        "ropemath.decay.abel_check (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6): "
+        "complex form vs apply_rope scores, relative",
+        tol=1e-9,
+    )
+
+
+def abel_summation() -> Outcome:
+    r"""Eq. (36): :math:`\sum h_i(S_{i+1}-S_i) = -\sum S_{i+1}(h_{i+1}-h_i)`."""
+    p = proofs.get_proof("abel_summation_d8")
+    err = _abel()["abel_error"]
+    out = identity(
+        err if p.holds else float("inf"),
+        f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}; "
+        "numeric Abel identity (ropemath.decay.abel_check, d = 32)",
+    )
+    return out
+
+
+def abel_inequality() -> Outcome:
+    r"""Eq. (37): :math:`|\sum h_i e^{ir\theta_i}| \le (\max_i |h_{i+1}-h_i|)\sum_j |S_j|`."""
+    out = _abel()
+    ok = out["violations"] == 0 and out["max_ratio"] <= 1
+    return Outcome(
+        "holds" if ok else "fails",
+        f"ropemath.decay.abel_check (d = 32, 3 draws): {int(out['violations'])} "
+        f"scores above the bound; largest score/bound ratio {out['max_ratio']:.3f}.",
+    )
+
+
+def _bound_trend() -> tuple[bool, str]:
+    """Means of B(r) over 8 windows of 32 positions on [0, 256) decrease (d = 128)."""
+    means = decay_bound(np.arange(256.0), 128).reshape(8, 32).mean(axis=1)
+    return bool(
+        np.all(np.diff(means) < 0)
+    ), f"window means of the bound over [0, 256) in steps of 32: {num(means, 2)}"
+
+
+def score_decays() -> Outcome:
+    r"""Refutes "the inner product decays as the relative distance grows" (it is the bound that decays)."""
+    q = np.ones(128)
+    s = complex_score(q, q, np.arange(0.0, 257.0))
+    r1 = int(np.nonzero(np.diff(s) > 0)[0][0])
+    qr, kr = np.random.default_rng(0).standard_normal((2, 128))  # seed 0
+    sr = complex_score(qr, kr, np.arange(0.0, 1001.0))
+    far = int(np.argmax(np.abs(sr)))
+    trend, text = _bound_trend()
+    bound_ok = _abel()["violations"] == 0
+    example = {
+        "d": 128,
+        "base": 10000,
+        "q = k": "(1, ..., 1)",
+        f"score(r={r1})": num(s[r1]),
+        f"score(r={r1 + 1})": num(s[r1 + 1]),
+        "random q, k (seed 0)": {"score(r=0)": num(sr[0]), f"score(r={far})": num(sr[far])},
+    }
+    return Outcome(
+        "fails" if s[r1 + 1] > s[r1] + GAP else "holds",
+        f"Even for q = k = (1, ..., 1) the score rises from r = {r1} to {r1 + 1} ({num(s[r1])} -> {num(s[r1 + 1])}); "
+        f"for random q, k (seed 0) |score| is {num(abs(sr[0]))} at r = 0 and {num(abs(sr[far]))} at r = {far}. "
+        f"Correction: the Abel upper bound decays as a trend ({text}) and bounds every score "
+        f"({'no' if bound_ok else 'SOME'} violations).",
+        example,
+        bool(trend and bound_ok),
+    )
+
+
+def bound_decreases() -> Outcome:
+    r"""The bound :math:`\frac{1}{d/2}\sum_j|S_j|` decreases with distance — as a trend, on the plotted range."""
+    b = decay_bound(np.arange(0.0, 4097.0), 128)
+    r1 = int(np.nonzero(np.diff(b[:257]) > 0)[0][0])
+    trend, text = _bound_trend()
+    level = random_phase_level(128)
+    example = {
+        "d": 128,
+        "base": 10000,
+        f"B({r1})": num(b[r1]),
+        f"B({r1 + 1})": num(b[r1 + 1]),
+        "B(1024)": num(b[1024]),
+        "B(4096)": num(b[4096]),
+    }
+    return conditional(
+        bool(b[r1 + 1] > b[r1]),
+        trend,
+        example,
+        f"Not monotone: B({r1}) = {num(b[r1])} < B({r1 + 1}) = {num(b[r1 + 1])}; and far out it stops "
+        f"decreasing: B(1024) = {num(b[1024])}, B(4096) = {num(b[4096])} (random-phase level {level:.2f}). "
+        f"As a trend over the range of RoFormer Figure 2 it decreases: {text}.",
+    )
+
+
+def larger_base_slower() -> Outcome:
+    r"""A larger base makes the bound decay more slowly — in the sense of how long it takes to fall, not pointwise."""
+    bases, r = (100.0, 1000.0, 10000.0, 100000.0, 500000.0), np.arange(0.0, 1025.0)
+    curves = {base: decay_bound(r, 128, base) for base in bases}
+    reach = [int(np.nonzero(curves[base] < 0.25 * curves[base][0])[0][0]) for base in bases]
+    below = np.nonzero(curves[100000.0] < curves[10000.0] - GAP)[0]
+    at = int(below[0])
+    example = {
+        "d": 128,
+        "r": at,
+        "B at base 10000": num(curves[10000.0][at]),
+        "B at base 100000": num(curves[100000.0][at]),
+    }
+    return conditional(
+        below.size > 0,
+        bool(np.all(np.diff(reach) > 0)),
+        example,
+        f"Pointwise it fails: at r = {at} the base-100000 bound {num(curves[100000.0][at])} is below the "
+        f"base-10000 bound {num(curves[10000.0][at])}. Read as 'takes longer to fall': the first r with "
+        f"B(r) < B(0)/4 is {reach} for bases {[int(b) for b in bases]} (d = 128), increasing with the base.",
+    )
+
+
+def decay_with_dimension() -> Outcome:
+    r"""Refutes "as the dimension grows, far-apart inner products tend to 0"."""
+    r, dims = 100.0, (64, 256, 1024, 4096)
+    means = [float(np.mean(np.cos(r * frequencies(d)))) for d in dims]
+    t = np.linspace(0.0, 1.0, 400001)
+    limit = float(np.trapezoid(np.cos(r * 10000.0 ** (-t)), t))
+    gaps = [abs(v - limit) for v in means]
+    example = {
+        "q = k": "(1, ..., 1)",
+        "r": 100,
+        "score / d for d = 64, 256, 1024, 4096": num(means),
+        "limit": num(limit),
+    }
+    return Outcome(
+        "fails" if abs(limit) > 0.1 else "holds",
+        f"For q = k = (1, ..., 1) at distance r = 100 the normalised score (2/d) sum_i cos(r theta_i) is "
+        f"{num(means)} for d = {dims}: it converges to {num(limit)}, not 0. Correction: as d grows it tends to "
+        f"the integral of cos(r 10000^-t) over t in [0, 1] (gaps {[res(g) for g in gaps]}).",
+        example,
+        bool(gaps[-1] < 1e-3 and gaps[-1] < gaps[0]),
+    )
+
+
+def extrapolation() -> Outcome:
+    r"""Extrapolation to longer sequences is an empirical property of trained models."""
+    d, L = 128, 2048
+    seen = float(turns(L - 1, d)[-1])
+    return not_checkable(
+        f"Measured: with d = 128, base 10000 and training length {L}, the slowest pair has turned only "
+        f"{seen:.3f} of a full turn by position {L - 1}; beyond it, it reaches angles never seen in "
+        f"training (the reason for Position Interpolation, NTK scaling and YaRN)."
+    )
+
+
+def same_frequencies_as_sinusoidal() -> Outcome:
+    r"""RoPE's :math:`\theta_t` are the frequencies :math:`10000^{-2t/d}` of the sinusoidal encoding."""
+    err = max(float(np.max(np.abs(sinusoidal_encoding(1.0, d)[0::2] - np.sin(frequencies(d))))) for d in (8, 64, 512))
+    return identity(err, "sin components of the sinusoidal encoding at position 1 vs sin(theta_t), d in {8, 64, 512}")
+
+
+def theta_is_not_the_base() -> Outcome:
+    r"""Refutes "θ is often set to 10000": 10000 is the base; :math:`\theta_i = 10000^{-2i/d} \in (10^{-4}, 1]`."""
+    two = float(frequencies(2)[0])
+    inside = all(frequencies(d)[0] == 1.0 and frequencies(d)[-1] > 1e-4 for d in DIMS)
+    example = {"d": 2, "theta from RoFormer eq. (15)": two, "stated theta": 10000.0}
+    return Outcome(
+        "fails" if abs(two - 10000.0) > GAP else "holds",
+        f"In the 2D case RoFormer's formula gives theta = 10000^0 = {two}; for every d in {DIMS} the "
+        f"theta_i lie in (1e-4, 1] ({'checked' if inside else 'NOT so'}). 10000 is the base of the "
+        f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.",
+        example,
+        bool(inside),
+    )

@@ -1,0 +1,126 @@
+"""``ropemath figures``: regenerate every committed figure, or check that the committed ones are current.
+
+Scope: the command-line driver of :data:`ropemath.plots.FIGURES`.
+
+* ``ropemath figures [--out DIR] [--only NAME ...]`` writes ``DIR/<name>.png`` for each figure
+  (default ``DIR`` = ``figures`` in the current directory, i.e. the repository's ``figures/``
+  when run from the repository root, as ``make figures`` does).  ``DIR`` must be an existing,
+  writable directory; nothing outside it is written.  One progress line per figure.
+* ``ropemath figures --check [--out DIR]`` renders every figure in memory, compares the bytes
+  with ``DIR/<name>.png`` and writes nothing; it exits 1 naming each stale or missing figure.
+
+Exit codes: 0 success, 1 ``--check`` found stale or missing figures, 2 bad usage (unknown
+``--only`` name, ``--out`` missing, not a directory or not writable).
+
+References: none (project convention; see :mod:`ropemath.cli`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_OUT = "figures"
+
+
+def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``ropemath figures``."""
+    parser.add_argument(
+        "--out",
+        default=DEFAULT_OUT,
+        metavar="DIR",
+        help=f"existing directory for the PNG files (default: ./{DEFAULT_OUT})",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="NAME",
+        help="only this figure (repeatable); an unknown NAME lists the known names",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if any figure in --out is stale or missing",
+    )
+
+
+def _error(message: str) -> int:
+    print(f"ropemath figures: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _writable(out: Path) -> str | None:
+    """Return why ``out`` cannot take the figures, or None if it can (probe file, then removed)."""
+    if not out.exists():
+        return f"--out {out} does not exist (create it, or run from the repository root)"
+    if not out.is_dir():
+        return f"--out {out} is not a directory"
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".ropemath-probe-", dir=out)
+    except OSError as exc:
+        return f"--out {out} is not writable ({exc.strerror or exc})"
+    os.close(fd)
+    os.unlink(probe)
+    return None
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    """Write (or with ``--check`` compare) the PNG of each selected figure; return the exit code."""
+    from . import FIGURES, png_bytes, save_png
+
+    names = list(FIGURES)
+    if args.only:
+        unknown = [name for name in args.only if name not in FIGURES]
+        if unknown:
+            return _error(f"unknown figure {', '.join(map(repr, unknown))}; known: {', '.join(names)}")
+        names = [name for name in names if name in args.only]
+    out = Path(args.out)
+    if args.check:
+        if out.exists() and not out.is_dir():
+            return _error(f"--out {out} is not a directory")
+        return _check(names, out, FIGURES, png_bytes)
+    problem = _writable(out)
+    if problem:
+        return _error(problem)
+    total = time.perf_counter()
+    for name in names:
+        start = time.perf_counter()
+        path = out / f"{name}.png"
+        try:
+            save_png(FIGURES[name](), path)
+        except OSError as exc:
+            return _error(f"cannot write {path}: {exc.strerror or exc}")
+        print(f"{name:<24} {path}  {time.perf_counter() - start:.2f} s")
+    print(f"{len(names)} figure(s) written to {out} in {time.perf_counter() - total:.2f} s")
+    return 0
+
+
+def _check(names: list[str], out: Path, figures, png_bytes) -> int:
+    """Compare freshly rendered bytes with the files in ``out``; 1 if any is stale or missing."""
+    bad = []
+    for name in names:
+        start = time.perf_counter()
+        path = out / f"{name}.png"
+        fresh = png_bytes(figures[name]())
+        if not path.is_file():
+            status = "MISSING"
+        elif path.read_bytes() != fresh:
+            status = "STALE"
+        else:
+            status = "ok"
+        if status != "ok":
+            bad.append(f"{name} ({status.lower()}: {path})")
+        print(f"{name:<24} {path}  {status}  {time.perf_counter() - start:.2f} s")
+    if bad:
+        print(
+            f"ropemath figures --check: {len(bad)} figure(s) out of date: {'; '.join(bad)}. "
+            "Run `make figures` (ropemath figures --out figures) and commit the PNGs.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"{len(names)} figure(s) in {out} are up to date")
+    return 0

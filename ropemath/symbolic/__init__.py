@@ -1,0 +1,63 @@
+r"""Symbolic mathematics of RoPE with sympy: the 2D derivation, proofs and refutations.
+
+Scope: an explicitly imported subpackage (``import ropemath`` never imports sympy):
+
+* :mod:`.common` — the fixed symbols (``q, k, q0, q1, k0, k1, m, n, theta``), the symbolic
+  rotation :math:`R(a)` and :math:`R^d_{\Theta,m}`, the zero test and the :class:`Proof` record;
+* :mod:`.derivation` — :func:`derivation_steps` (the ordered, sympy-verified steps of
+  RoFormer §3.2.1) and :func:`rope_2d_solution` (:math:`q e^{im\theta}`);
+* :mod:`.proofs` — ``prove_*`` functions and the :data:`~.proofs.PROOFS` registry;
+* :mod:`.refutations` — false variants with counterexamples, :data:`~.refutations.REFUTATIONS`;
+* :mod:`.cli` — ``ropemath derive``.
+
+Names are loaded on first use (PEP 562), so building the ``ropemath`` command-line parser
+does not import sympy either.
+
+>>> from ropemath import symbolic
+>>> symbolic.rope_2d_solution()
+q*exp(I*m*theta)
+>>> symbolic.get_proof("transpose").holds
+True
+
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2 and §3.4; Su Jianlin,
+kexue.fm/archives/8265.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "Proof": "common",
+    "check_identity": "common",
+    "is_zero": "common",
+    "Step": "derivation",
+    "derivation_steps": "derivation",
+    "rope_2d_solution": "derivation",
+    "verify_step": "derivation",
+    "PROOFS": "proofs",
+    "all_proofs": "proofs",
+    "get_proof": "proofs",
+    "proof_names": "proofs",
+    "REFUTATIONS": "refutations",
+    "Refutation": "refutations",
+    "all_refutations": "refutations",
+    "get_refutation": "refutations",
+    "refutation_names": "refutations",
+}
+_SUBMODULES = ("cli", "common", "derivation", "proofs", "refutations")
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    """Import the submodule that defines ``name`` on first access."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBMODULES))

@@ -1,0 +1,301 @@
+r"""RoPE's two-dimensional solution, derived by sympy one step at a time.
+
+Scope: the derivation of RoFormer §3.2.1 (and Su's kexue.fm/archives/8265).  We look for an
+encoding :math:`f(x, m)` of a 2D vector :math:`x` (read as a complex number) at position
+:math:`m` whose inner products depend on positions only through :math:`m - n`:
+
+.. math:: \langle f(q, m), f(k, n)\rangle = g(q, k, m - n), \qquad f(x, 0) = x .
+
+Following Su we ask for the stronger complex identity
+:math:`f(q, m)\,\overline{f(k, n)} = g(q, k, m - n)` (its real part is the inner product) and
+the same :math:`f` for queries and keys.  Every step below is an equation sympy either proves
+(``simplify(lhs - rhs) == 0``) or produces with ``solve``/``rsolve``; each :class:`Step`
+carries a ``verified`` flag computed by running its check, and :func:`verify_step` re-runs the
+check on any (possibly altered) step.  Conditions: :math:`q, k \neq 0` (so that the modulus is
+positive and the argument defined); the recurrence fixes :math:`\varphi` at integer positions
+and RoPE uses the same formula for every real :math:`m`; angles are equal modulo :math:`2\pi`.
+
+Unknown functions (sympy ``Function``): ``R_f(x, m)`` (modulus of f, positive),
+``Theta_f(x, m)`` (argument of f), ``R_g``, ``Theta_g`` (modulus and argument of g),
+``Theta(x)`` (argument of x itself, :math:`\arg x`), ``varphi(m)``; constant ``gamma``.
+
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1 eq. (12)-(13) and §3.4.1;
+Su Jianlin, kexue.fm/archives/8265; notes "RoPE: Rotray Position Embedding" (Ethan Lai),
+"旋转位置编码(RoPE)公式详细推导过程" (kler.cn), "RoPE / RoFormer" (DaNing).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+
+import sympy as sp
+
+from .common import is_zero, k, k0, k1, m, n, q, q0, q1, rotation, theta
+
+__all__ = [
+    "R_f",
+    "R_g",
+    "Step",
+    "Theta",
+    "Theta_f",
+    "Theta_g",
+    "derivation_steps",
+    "gamma",
+    "rope_2d_solution",
+    "varphi",
+    "verify_step",
+]
+
+R_f = sp.Function("R_f", positive=True)
+Theta_f = sp.Function("Theta_f", real=True)
+R_g = sp.Function("R_g", positive=True)
+Theta_g = sp.Function("Theta_g", real=True)
+Theta = sp.Function("Theta", real=True)
+varphi = sp.Function("varphi", real=True)
+gamma = sp.Symbol("gamma", real=True)
+_R = sp.Symbol("R", positive=True)  # the unknown of the radial solve
+_s = sp.Symbol("s", real=True)  # a common shift of both positions
+
+
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One step of the derivation: the equation ``lhs = rhs`` and whether sympy verified it.
+
+    ``given`` (or None) is the equation the step starts from, e.g. the one handed to
+    ``solve``; ``method`` says how ``rhs`` was obtained and checked; ``verified`` is the
+    result of running ``check(lhs, rhs)`` when the step was built.
+    """
+
+    number: int
+    key: str
+    title: str
+    reason: str
+    lhs: sp.Basic
+    rhs: sp.Basic
+    method: str
+    verified: bool
+    given: sp.Basic | None = None
+    check: Callable[[sp.Basic, sp.Basic], bool] = dataclasses.field(default=None, repr=False, compare=False)
+
+    @property
+    def equation(self) -> sp.Eq:
+        """``sp.Eq(lhs, rhs)``, unevaluated."""
+        return sp.Eq(self.lhs, self.rhs, evaluate=False)
+
+    @property
+    def latex(self) -> str:
+        r"""LaTeX of the step, ``given \Longrightarrow lhs = rhs`` when there is a given."""
+        text = sp.latex(self.equation)
+        return text if self.given is None else sp.latex(self.given) + r" \;\Longrightarrow\; " + text
+
+    @property
+    def text(self) -> str:
+        """Plain-text form of the step on one line (sympy ``sstr``)."""
+        eq = f"{_plain(self.lhs)} = {_plain(self.rhs)}"
+        return eq if self.given is None else f"from {_plain(self.given)}:  {eq}"
+
+
+def _plain(expr: sp.Basic) -> str:
+    """One-line ``sstr`` (matrices as nested lists)."""
+    if isinstance(expr, sp.MatrixBase):
+        return f"Matrix({sp.sstr(expr.tolist())})"
+    if isinstance(expr, sp.MatMul):
+        return "*".join(_plain(arg) for arg in expr.args)
+    return sp.sstr(expr)
+
+
+def verify_step(step: Step) -> bool:
+    r"""Re-run the check of ``step`` on its (possibly altered) ``lhs`` and ``rhs``.
+
+    .. math:: \mathrm{verified} = \mathrm{check}(\mathrm{lhs}, \mathrm{rhs})
+
+    >>> s = derivation_steps()[0]
+    >>> verify_step(s), verify_step(dataclasses.replace(s, rhs=s.rhs + 1))
+    (True, False)
+    """
+    return bool(step.check(step.lhs, step.rhs))
+
+
+def _identity(lhs: sp.Basic, rhs: sp.Basic) -> bool:
+    return is_zero(lhs - rhs)
+
+
+def _f(x: sp.Expr, pos: sp.Expr) -> sp.Expr:
+    """f(x, pos) in polar form R_f(x, pos) e^{i Θ_f(x, pos)}."""
+    return R_f(x, pos) * sp.exp(sp.I * Theta_f(x, pos))
+
+
+def _solves(given: sp.Eq, unknown: sp.Basic, rhs: sp.Basic) -> bool:
+    """True if sympy's solve of ``given`` for ``unknown`` has exactly one solution, equal to rhs."""
+    solutions = sp.solve(given, unknown)
+    return len(solutions) == 1 and is_zero(solutions[0] - rhs)
+
+
+def _build() -> tuple[Step, ...]:
+    steps: list[Step] = []
+
+    def add(key, title, reason, lhs, rhs, method, check, given=None):
+        steps.append(Step(len(steps) + 1, key, title, reason, lhs, rhs, method, bool(check(lhs, rhs)), given, check))
+        return steps[-1]
+
+    initial = {R_f(q, 0): sp.Abs(q), R_f(k, 0): sp.Abs(k), Theta_f(q, 0): Theta(q), Theta_f(k, 0): Theta(k)}
+
+    add("inner_product", "The 2D inner product is the real part of z_q conj(z_k)",
+        "Read (x0, x1) as x0 + i x1. The real part of the product with the conjugate is the dot "
+        "product, so the requirement <f(q,m), f(k,n)> = g(q,k,m-n) becomes Re[f(q,m) conj f(k,n)] = g.",
+        q0 * k0 + q1 * k1, sp.re((q0 + sp.I * q1) * sp.conjugate(k0 + sp.I * k1), evaluate=False),
+        "identity: simplify(lhs - rhs) == 0", _identity)
+
+    product = _f(q, m) * sp.conjugate(_f(k, n))
+    add("polar_product", "Polar forms multiply moduli and subtract arguments",
+        "Write f = R_f e^{i Theta_f} and g = R_g e^{i Theta_g} and require f(q,m) conj f(k,n) = g(q,k,m-n).",
+        product, sp.powsimp(product), "identity (rhs = powsimp(lhs))", _identity)
+
+    radial = add("radial_equation", "The modulus of the product is R_f(q,m) R_f(k,n)",
+                 "Comparing moduli with g gives the radial equation R_f(q,m) R_f(k,n) = R_g(q,k,m-n).",
+                 sp.Abs(product, evaluate=False), sp.Abs(product), "identity (rhs = Abs(lhs) evaluated)",
+                 _identity)
+
+    radial_eq = sp.Eq(radial.rhs, R_g(q, k, m - n))
+    at_zero = radial_eq.lhs.subs({m: 0, n: 0}).subs(initial)  # R_g(q,k,0) = R_f(q,0) R_f(k,0) = |q||k|
+    same_vector = sp.Eq(radial_eq.lhs.subs(n, m), at_zero).subs(k, q)  # R_f(q,m)^2 = |q|^2
+
+    def radial_check(lhs, rhs):
+        ok = lhs == R_f(q, m) and _solves(same_vector.subs(R_f(q, m), _R), _R, rhs)
+        back = radial_eq.lhs.replace(R_f, lambda x, p: rhs.subs(q, x))  # substitute R_f(x, .) = rhs(x)
+        return ok and is_zero(back - at_zero) and not back.has(m, n)
+
+    rad = add("radial_solution", "The modulus does not depend on the position: R_f(q,m) = |q|",
+              "Set n = m: R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = |q||k| by f(x,0) = x. "
+              "With k = q this is R_f(q,m)^2 = |q|^2; sympy solves it for a positive R_f.",
+              R_f(q, m), sp.solve(same_vector.subs(R_f(q, m), _R), _R)[0],
+              "solve (positive unknown), then substituted back", radial_check, given=same_vector)
+
+    phase = add("angular_equation", "The phase of the product is e^{i(Theta_f(q,m) - Theta_f(k,n))}",
+                "Dividing by the modulus leaves the phase; comparing with g gives the angular equation "
+                "Theta_f(q,m) - Theta_f(k,n) = Theta_g(q,k,m-n) (mod 2 pi).",
+                product / radial.rhs, sp.powsimp(product / radial.rhs), "identity (rhs = powsimp(lhs))",
+                _identity)
+
+    angle = sp.expand(phase.rhs.exp / sp.I)  # Theta_f(q,m) - Theta_f(k,n)
+    split = sp.Eq(angle.subs(n, m), angle.subs({m: 0, n: 0}).subs(initial))  # n = m, f(x,0) = x
+
+    def ansatz(rhs):
+        return lambda x, p: rhs.subs({q: x, m: p}, simultaneous=True)
+
+    def split_check(lhs, rhs):
+        return lhs == Theta_f(q, m) and is_zero((split.lhs - split.rhs).replace(Theta_f, ansatz(rhs)))
+
+    sep = add("angle_split", "The argument splits: Theta_f(q,m) = Theta(q) + varphi(m)",
+              "Set n = m: Theta_f(q,m) - Theta_f(k,m) = Theta_g(q,k,0) = Theta(q) - Theta(k), i.e. "
+              "Theta_f(q,m) - Theta(q) = Theta_f(k,m) - Theta(k) for all q, k: a function of m alone, "
+              "varphi(m). sympy checks that this form satisfies the n = m equation.",
+              Theta_f(q, m), Theta(q) + varphi(m), "ansatz substituted back: simplify == 0", split_check,
+              given=split)
+
+    step_eq = sp.Eq(angle.subs(n, m - 1).replace(Theta_f, ansatz(sep.rhs)), Theta_g(q, k, 1))
+
+    def recurrence_check(lhs, rhs):
+        return (lhs == varphi(m) - varphi(m - 1) and _solves(step_eq, varphi(m), rhs + varphi(m - 1))
+                and not rhs.has(m))
+
+    add("angular_recurrence", "Neighbouring positions differ by a constant angle",
+        "Set n = m - 1 and solve for varphi(m): the increment varphi(m) - varphi(m-1) does not "
+        "involve m, so it is a constant; call it theta.",
+        varphi(m) - varphi(m - 1), sp.solve(step_eq, varphi(m))[0] - varphi(m - 1),
+        "solve, then checked free of m", recurrence_check, given=step_eq)
+
+    recurrence = sp.Eq(varphi(m) - varphi(m - 1), theta)
+
+    def rsolve_check(lhs, rhs):
+        solved = sp.rsolve(recurrence.lhs - recurrence.rhs, varphi(m), {varphi(0): gamma})
+        return (lhs == varphi(m) and is_zero(solved - rhs) and is_zero(rhs - rhs.subs(m, m - 1) - theta)
+                and rhs.subs(m, 0) == gamma)
+
+    arith = add("phase_solution", "An arithmetic progression: varphi(m) = m theta + gamma",
+                "sympy's recurrence solver rsolve solves varphi(m) - varphi(m-1) = theta with varphi(0) = gamma.",
+                varphi(m), sp.rsolve(recurrence.lhs - recurrence.rhs, varphi(m), {varphi(0): gamma}),
+                "rsolve, then substituted back", rsolve_check, given=recurrence)
+
+    initial_phase = sp.Eq(sep.rhs.subs(m, 0).subs(varphi(0), arith.rhs.subs(m, 0)), Theta(q))
+    gam = add("initial_phase", "The initial condition f(x, 0) = x gives gamma = 0",
+              "f(q,0) = q means Theta_f(q,0) = Theta(q), i.e. Theta(q) + gamma = Theta(q).",
+              gamma, sp.solve(initial_phase, gamma)[0], "solve",
+              lambda lhs, rhs: lhs == gamma and _solves(initial_phase, gamma, rhs), given=initial_phase)
+
+    phi_m = arith.rhs.subs(gamma, gam.rhs)
+    f_qm = _f(q, m).subs(R_f(q, m), rad.rhs).subs(Theta_f(q, m), sep.rhs).subs(varphi(m), phi_m)
+    solution = sp.expand(f_qm).subs(sp.Abs(q) * sp.exp(sp.I * Theta(q)), q)  # polar form of q
+
+    def solution_check(lhs, rhs):
+        diff = (lhs - rhs).replace(Theta, sp.arg).subs(q, q0 + sp.I * q1)  # q = q0 + i q1, Theta = arg
+        return is_zero(sp.expand_complex(diff).rewrite(sp.atan2))
+
+    sol = add("solution", "The solution: f(q, m) = q e^{i m theta}",
+              "Put R_f = |q|, Theta_f = Theta(q) + m theta together: |q| e^{i(Theta(q) + m theta)} = q e^{i m theta}, "
+              "checked with q = q0 + i q1 and Theta(q) = arg q (q != 0).",
+              f_qm, solution, "identity with q = q0 + i q1, Theta = arg", solution_check)
+
+    vector = sp.ImmutableMatrix([q0, q1])
+    cart = sp.expand_complex(sol.rhs.subs(q, q0 + sp.I * q1))
+    parts = sp.ImmutableMatrix([sp.re(cart), sp.im(cart)])
+
+    def matrix_check(lhs, rhs):
+        return is_zero(lhs - rhs.doit()) and is_zero(lhs.jacobian(vector) - rotation(m * theta))
+
+    rot = add("rotation_form", "Real and imaginary parts: a rotation matrix times (q0, q1)",
+              "Expanding (q0 + i q1)(cos m theta + i sin m theta); the matrix is the Jacobian of the parts "
+              "with respect to (q0, q1), and sympy checks it is R(m theta) of RoFormer eq. (13).",
+              parts, sp.MatMul(parts.jacobian(vector), vector, evaluate=False),
+              "identity; matrix = Jacobian, compared with R(m theta)", matrix_check)
+
+    inner = sp.expand((rot.lhs.T * rot.lhs.subs({q0: k0, q1: k1, m: n}))[0])
+    score = sp.re(q * sp.conjugate(k) * sp.exp(sp.I * (m - n) * theta), evaluate=False)
+
+    def score_check(lhs, rhs):
+        cartesian = rhs.subs({q: q0 + sp.I * q1, k: k0 + sp.I * k1})
+        shift = sp.diff(inner.subs({m: m + _s, n: n + _s}), _s)  # d/ds of g(m + s, n + s)
+        return is_zero(lhs - inner) and is_zero(lhs - cartesian) and is_zero(shift)
+
+    add("relative_score", "The requirement is met: g = Re[q conj(k) e^{i(m-n) theta}]",
+        "The inner product of the two rotated vectors (shown after trigsimp) equals Re[q conj(k) e^{i(m-n)theta}], "
+        "and it is unchanged when both positions move by the same s: it depends on m - n only.",
+        sp.trigsimp(inner), score, "identity + shift invariance: d/ds g(m + s, n + s) == 0", score_check)
+    return tuple(steps)
+
+
+@functools.cache
+def derivation_steps() -> tuple[Step, ...]:
+    r"""Return the ordered steps of the 2D derivation, each with a computed ``verified`` flag.
+
+    .. math::
+        \langle f(q,m), f(k,n)\rangle = g(q,k,m-n),\ f(x,0) = x
+        \;\Longrightarrow\; f(q,m) = q e^{im\theta}
+
+    Source: RoFormer §3.2.1 / §3.4.1; Su, kexue.fm/archives/8265.
+
+    >>> steps = derivation_steps()
+    >>> [s.key for s in steps][:4]
+    ['inner_product', 'polar_product', 'radial_equation', 'radial_solution']
+    >>> len(steps), all(s.verified for s in steps)
+    (12, True)
+    """
+    return _build()
+
+
+def rope_2d_solution() -> sp.Expr:
+    r"""Return the derived 2D RoPE solution ``q*exp(I*m*theta)`` (symbols ``q``, ``m``, ``theta``).
+
+    .. math:: f(q, m) = q\, e^{i m \theta}
+
+    ``q`` is the complex symbol standing for the vector (q_0, q_1), ``m`` the position and
+    ``theta`` the angle per position (all from :mod:`ropemath.symbolic.common`).  The
+    expression is the right-hand side of the ``solution`` step of :func:`derivation_steps`.
+    Source: RoFormer eq. (12)-(13).
+
+    >>> rope_2d_solution()
+    q*exp(I*m*theta)
+    """
+    return next(s.rhs for s in derivation_steps() if s.key == "solution")

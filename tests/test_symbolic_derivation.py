@@ -1,0 +1,142 @@
+"""Tests of ropemath.symbolic.derivation: every step verifies, the checker catches corrupted steps,
+and the derived solution agrees with independent constructions (Python complex numbers, numpy's
+rotation_2d)."""
+
+import cmath
+import dataclasses
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from ropemath.apply import apply_rope
+from ropemath.rotation import rotation_2d
+from ropemath.symbolic.common import k, m, n, q, q0, q1, rotation, theta
+from ropemath.symbolic.derivation import (
+    R_f,
+    Theta,
+    derivation_steps,
+    gamma,
+    rope_2d_solution,
+    varphi,
+    verify_step,
+)
+
+KEYS = [
+    "inner_product",
+    "polar_product",
+    "radial_equation",
+    "radial_solution",
+    "angular_equation",
+    "angle_split",
+    "angular_recurrence",
+    "phase_solution",
+    "initial_phase",
+    "solution",
+    "rotation_form",
+    "relative_score",
+]
+
+
+def step(key):
+    return next(s for s in derivation_steps() if s.key == key)
+
+
+def test_steps_are_in_order_and_numbered():
+    steps = derivation_steps()
+    assert [s.key for s in steps] == KEYS
+    assert [s.number for s in steps] == list(range(1, len(KEYS) + 1))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_each_step_verifies(key):
+    s = step(key)
+    assert s.verified is True  # computed when the step was built (see test_flag_is_not_trusted_by_verify_step)
+    assert s.latex and s.text and s.reason and s.method
+
+
+def test_solution_is_q_exp_i_m_theta():
+    # typed here independently of the derivation
+    assert rope_2d_solution() == q * sp.exp(sp.I * m * theta)
+
+
+def test_solution_matches_python_complex_numbers():
+    # independent construction: Python's complex arithmetic
+    z, pos, angle = complex(0.3, -0.7), 5.0, 0.1
+    value = complex(rope_2d_solution().subs({q: sp.Float(z.real) + sp.I * sp.Float(z.imag), m: pos, theta: angle}))
+    assert abs(value - z * cmath.exp(1j * pos * angle)) < 1e-14
+
+
+def test_solution_matches_apply_rope_in_two_dimensions():
+    # with d = 2 apply_rope has the single frequency theta_0 = base**0 = 1 (notebook 02, section 5)
+    f = sp.lambdify((q, m, theta), rope_2d_solution(), "numpy")
+    x = np.array([0.6, -1.3])
+    for pos in range(0, 200, 7):
+        z = f(complex(x[0], x[1]), pos, 1.0)
+        assert np.max(np.abs(np.array([z.real, z.imag]) - apply_rope(x, pos))) < 1e-13
+
+
+def test_intermediate_results():
+    assert step("radial_solution").rhs == sp.Abs(q)
+    assert step("angle_split").rhs == Theta(q) + varphi(m)
+    assert not step("angular_recurrence").rhs.has(m)
+    assert step("phase_solution").rhs == gamma + m * theta
+    assert step("initial_phase").rhs == 0
+
+
+def test_rotation_form_matrix_matches_numpy_rotation_2d():
+    # the matrix of step 11, evaluated, against ropemath.rotation.rotation_2d (numpy)
+    matrix = step("rotation_form").rhs.args[0]
+    for angle in (0.0, 0.4, 2.5, -1.3):
+        value = np.array(matrix.subs({m: 1, theta: angle}).evalf(), dtype=float)
+        assert np.max(np.abs(value - rotation_2d(angle))) < 1e-15
+
+
+def test_relative_score_matches_numpy_on_random_values():
+    rng = np.random.default_rng(3)
+    lhs = step("relative_score").lhs
+    for _ in range(3):
+        qv, kv = rng.normal(size=2), rng.normal(size=2)
+        mv, nv, t = rng.integers(-20, 20, size=2).tolist() + [float(rng.uniform(0, 1))]
+        expected = (rotation_2d(mv * t) @ qv) @ (rotation_2d(nv * t) @ kv)
+        subs = {q0: qv[0], q1: qv[1], sp.Symbol("k_0", real=True): kv[0], sp.Symbol("k_1", real=True): kv[1],
+                m: mv, n: nv, theta: t}
+        assert abs(float(lhs.subs(subs)) - expected) < 1e-12
+
+
+# ---- the checker can fail: corrupted steps are flagged --------------------------------------
+
+CORRUPTIONS = {
+    "inner_product": lambda s: s.rhs + q0 * q1,
+    "polar_product": lambda s: s.rhs.subs(R_f(q, m), 1),
+    "radial_equation": lambda s: s.rhs * 2,
+    "radial_solution": lambda s: sp.Abs(q) ** 2,
+    "angular_equation": lambda s: sp.conjugate(s.rhs),
+    "angle_split": lambda s: 2 * Theta(q) + varphi(m),
+    "angular_recurrence": lambda s: s.rhs + m,
+    "phase_solution": lambda s: gamma - m * theta,
+    "initial_phase": lambda s: sp.Integer(1),
+    "solution": lambda s: q * sp.exp(-sp.I * m * theta),
+    "rotation_form": lambda s: sp.MatMul(rotation(m * theta).T, s.rhs.args[1], evaluate=False),
+    "relative_score": lambda s: sp.re(q * sp.conjugate(k) * sp.exp(sp.I * (n - m) * theta), evaluate=False),
+}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_corrupted_step_is_flagged(key):
+    s = step(key)
+    bad = dataclasses.replace(s, rhs=CORRUPTIONS[key](s))
+    assert bad.rhs != s.rhs
+    assert verify_step(bad) is False
+
+
+def test_flag_is_not_trusted_by_verify_step():
+    s = step("solution")
+    assert verify_step(s) is True  # re-running the check reproduces the stored flag
+    lie = dataclasses.replace(s, rhs=q * sp.exp(-sp.I * m * theta), verified=True)
+    assert verify_step(lie) is False
+
+
+def test_wrong_lhs_is_flagged_too():
+    s = step("radial_solution")
+    assert verify_step(dataclasses.replace(s, lhs=R_f(k, m))) is False
