@@ -11,16 +11,20 @@ Layouts (index ``i`` from 0, ``i = 0 .. d/2-1``):
 * ``"interleaved"``: pair i is ``(x[2i], x[2i+1])`` — RoFormer, Meta Llama, GPT-J.
 * ``"half"``: pair i is ``(x[i], x[i + d/2])`` — GPT-NeoX, Hugging Face ``rotate_half``.
 
-How the kernels avoid temporaries (measured by ``ropemath bench``):
+How the kernels avoid temporaries (measured by ``ropemath bench``).  For float32 and float64
+both layouts do the *same* arithmetic, one complex product per pair, so
+``apply_rope(to_half(x), m, layout="half") == to_half(apply_rope(x, m))`` bit for bit:
 
-* interleaved, float32/float64, last axis contiguous: adjacent pairs *are* complex numbers
-  in memory, so ``x.view(complex64) * e^{i m θ}`` rotates every pair in one pass (the Meta
-  Llama formulation).  numpy's complex multiply may fuse a multiply-add, so results can
-  differ from the two-product formula in the last bit (they are not less accurate).
-* half: ``x`` is viewed as ``(..., 2, d/2)``; ``out = x ⊗ [cos, cos] + x_swapped ⊗ [-sin, sin]``
-  is computed block by block (256 KiB per array) with one reused temporary, so the
-  intermediate products stay in cache.  Bit-identical to the two-product formula.
-* anything else (float16, a strided last axis): the two-product formula on strided views.
+* interleaved, last axis contiguous: adjacent pairs *are* complex numbers in memory, so
+  ``x.view(complex64) * e^{i m θ}`` rotates every pair in one pass, without temporaries (the
+  Meta Llama formulation).  numpy's complex multiply may fuse a multiply and an add, so
+  results can differ from the two-product formula in the last bit (within 1.5 ulp either way).
+* half (or a strided last axis): block by block (256 KiB), the pairs are copied next to each
+  other into a small buffer that stays in cache, rotated there as complex numbers, and copied
+  back.  numpy has no fused ``a*b + c*d``; this is cheaper than two full-size products and a
+  sum (about 3× instead of 5× a plain copy) and keeps the arithmetic of the interleaved path.
+* anything else (float16, non-native byte order): the two-product formula on strided views,
+  in both layouts.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34);
 Hugging Face transformers ``rotate_half``; Meta Llama ``apply_rotary_emb``.
@@ -36,9 +40,9 @@ from .rotation import frequencies, half_permutation
 
 __all__ = ["apply_rope", "to_half", "to_interleaved"]
 
-#: bytes per array per block of the half-layout kernel (tuned with ``ropemath bench`` on a 2 MB
-#: L2 cache: 256 KiB keeps the block of x, out and the temporary in L2; smaller blocks cost
-#: Python overhead per block, unblocked temporaries cost two extra trips through memory).
+#: bytes of the pair buffer of :func:`_rotate_gathered` (tuned with ``ropemath bench`` on a 2 MB
+#: L2 cache: 256 KiB keeps the buffer in cache; smaller blocks cost Python overhead per block,
+#: no blocking costs two extra trips of a full-size temporary through memory).
 _BLOCK_BYTES = 2**18
 
 _COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
@@ -65,19 +69,10 @@ def _complex_table(cos: np.ndarray, sin: np.ndarray, dtype: np.dtype) -> np.ndar
     return e
 
 
-def _half_tables(cos: np.ndarray, sin: np.ndarray, dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``([cos, cos], [-sin, sin])`` stacked on a new axis -2, in ``dtype``."""
-    c = cos.astype(dtype, copy=False)
-    s = sin.astype(dtype, copy=False)
-    return np.stack([c, c], axis=-2), np.stack([-s, s], axis=-2)
-
-
 def _rotate_complex(x: np.ndarray, e: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Interleaved kernel: ``out = x ⊙ e`` on complex views (``out`` complex-viewable)."""
+    """Interleaved kernel: ``out = x ⊙ e`` on complex views (both complex-viewable);
+    ``e`` broadcasts to ``x.shape[:-1] + (d/2,)``."""
     ctype = _COMPLEX[x.dtype]
-    if not _complex_viewable(x):
-        np.copyto(out, x)  # one pass to make the pairs adjacent, then rotate in place
-        x = out
     np.multiply(x.view(ctype), e, out=out.view(ctype))
     return out
 
@@ -98,36 +93,35 @@ def _blocks(batch: tuple[int, ...], d: int, block: int):
             yield index + (slice(start, start + step),)
 
 
-def _split_last(a: np.ndarray, *, writeable: bool) -> np.ndarray:
-    """View ``a`` (shape (..., d)) as (..., 2, d/2) without copying, whatever its strides."""
-    step = a.strides[-1]
-    shape = a.shape[:-1] + (2, a.shape[-1] // 2)
-    return np.lib.stride_tricks.as_strided(
-        a, shape, a.strides[:-1] + (step * (a.shape[-1] // 2), step), writeable=writeable
-    )
+def _rotate_gathered(x: np.ndarray, e: np.ndarray, out: np.ndarray, layout: str) -> np.ndarray:
+    """Either layout, any strides: per block, gather the pairs into a contiguous complex buffer,
+    multiply by ``e`` there, scatter back.  Same arithmetic as :func:`_rotate_complex`.
 
-
-def _rotate_half(x: np.ndarray, c2: np.ndarray, s2: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Half kernel: ``out = x ⊗ c2 + swap(x) ⊗ s2`` on ``(..., 2, d/2)`` views, block by block.
-
-    ``c2 = [cos, cos]``, ``s2 = [-sin, sin]`` (see :func:`_half_tables`), broadcastable to
-    ``x.shape[:-1] + (2, d/2)``.  Each block reads its part of ``x`` completely before
-    writing its part of ``out``, so ``out`` may be ``x`` itself.
+    Each block is read completely before it is written, so ``out`` may be ``x`` itself.
     """
     batch, d = x.shape[:-1], x.shape[-1]
-    shape4 = batch + (2, d // 2)
-    x4, o4 = _split_last(x, writeable=False), _split_last(out, writeable=True)
-    xs = x4[..., ::-1, :]  # the partner of each coordinate: (b, a) for pair (a, b)
-    c2, s2 = np.broadcast_to(c2, shape4), np.broadcast_to(s2, shape4)
-    tmp = None
+    e = np.broadcast_to(e, batch + (d // 2,))
+    first, second = _pair_views(x, layout)
+    out_first, out_second = _pair_views(out, layout)
+    buf = None
     for sl in _blocks(batch, d, max(1, _BLOCK_BYTES // x.itemsize)):
-        o = o4[sl]
-        if tmp is None or tmp.shape != o.shape:
-            tmp = np.empty(o.shape, dtype=o.dtype)
-        np.multiply(xs[sl], s2[sl], out=tmp)
-        np.multiply(x4[sl], c2[sl], out=o)
-        np.add(o, tmp, out=o)
+        a, b, oa, ob = first[sl], second[sl], out_first[sl], out_second[sl]
+        if buf is None or buf.shape[:-1] != a.shape:
+            buf = np.empty(a.shape + (2,), dtype=x.dtype)  # pairs side by side: complex-viewable
+            z = buf.view(_COMPLEX[x.dtype])[..., 0]
+        np.copyto(buf[..., 0], a)
+        np.copyto(buf[..., 1], b)
+        np.multiply(z, e[sl], out=z)
+        np.copyto(oa, buf[..., 0])
+        np.copyto(ob, buf[..., 1])
     return out
+
+
+def _rotate(x: np.ndarray, e: np.ndarray, layout: str, out: np.ndarray) -> np.ndarray:
+    """Rotate float32/float64 ``x`` by the complex table ``e`` into ``out`` (the complex kernels)."""
+    if layout == "interleaved" and _complex_viewable(x) and _complex_viewable(out):
+        return _rotate_complex(x, e, out)
+    return _rotate_gathered(x, e, out, layout)
 
 
 def _rotate_pairs(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, out: np.ndarray) -> np.ndarray:
@@ -180,10 +174,8 @@ def apply_rope(
     phi = m[..., None] * frequencies(x.shape[-1], base)  # float64 angles
     cos, sin = np.cos(phi), np.sin(phi)
     out = np.empty(x.shape, dtype=x.dtype)
-    if layout == "interleaved" and x.dtype in _COMPLEX:
-        return _rotate_complex(x, _complex_table(cos, sin, x.dtype), out)
-    if layout == "half":
-        return _rotate_half(x, *_half_tables(cos, sin, x.dtype), out)
+    if x.dtype in _COMPLEX:
+        return _rotate(x, _complex_table(cos, sin, x.dtype), layout, out)
     return _rotate_pairs(x, cos, sin, layout, out)
 
 

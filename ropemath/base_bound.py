@@ -194,11 +194,13 @@ def base_lower_bound(
         \le G_b(m) = \sum_i \tfrac{2i}{d}\, x_i \min(1, x_i), \quad x_i = m\theta_i,
 
     and :math:`G_b(m)` only shrinks as ``b`` grows, so the condition fails for every base in
-    :math:`[b,\ b\,e^{-C_b(m)/G_b(m)}]`; the search steps by the longest such interval among
-    its witnesses.  Witnesses come from a full scan of all ``L`` positions, re-used while
-    they still certify a step of at least 1e-4 in :math:`\ln b`.  The first base with no
-    witness in a full scan is returned.  Results are cached.  Source: the condition of Su
-    (kexue.fm/archives/10122) and Men et al. (arXiv:2405.14591); the search is ropemath's.
+    :math:`[b,\ b\,e^{-C_b(m)/G_b(m)})`; the search steps to the end of the longest such
+    interval among the witnesses it holds, and evaluates the base it lands on.  Witnesses
+    come from a full scan of all ``L`` positions, re-used while they still certify a step of
+    at least 1e-4 in :math:`\ln b`.  The first base with no witness in a full scan is
+    returned (``start`` itself if the condition already holds there).  Results are cached.
+    Source: the condition of Su (kexue.fm/archives/10122) and Men et al.
+    (arXiv:2405.14591); the search is ropemath's.
 
     >>> r = base_lower_bound(64, 16)
     >>> round(r.base, 2), r.proven_below < r.below < r.base, r.base / r.proven_below - 1 < 1e-8

@@ -7,9 +7,9 @@ float64 and cast once per dtype, so a call only gathers rows and runs the kernel
 :mod:`ropemath.apply` (no trigonometric functions per call).  Results equal
 :func:`ropemath.apply_rope` bit for bit: both evaluate the same float64 angles.
 
-Memory: ``16 * max_position * d/2`` bytes for the float64 master table, plus the tables of
-each (dtype, layout) used: ``max_position * d/2`` complex numbers (interleaved) or
-``2 * max_position * d`` reals (half).
+Memory: ``8 * max_position * d`` bytes for the float64 cos/sin tables, plus one table per
+dtype used: ``max_position * d/2`` complex numbers (float32, float64; both layouts) or
+``max_position * d`` reals (float16).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34);
 Meta Llama ``precompute_freqs_cis``; Hugging Face transformers ``LlamaRotaryEmbedding``.
@@ -21,15 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._validate import _describe, check_base, check_broadcast, check_d, check_int, check_layout, check_x
-from .apply import (
-    _COMPLEX,
-    _complex_table,
-    _complex_viewable,
-    _half_tables,
-    _rotate_complex,
-    _rotate_half,
-    _rotate_pairs,
-)
+from .apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
 from .rotation import frequencies
 
 __all__ = ["RopeCache"]
@@ -65,13 +57,11 @@ class RopeCache:
         return f"RopeCache(d={self.d}, base={self.base!r}, max_position={self.max_position})"
 
     def _table(self, dtype: np.dtype, kind: str):
-        """The table for ``dtype`` and ``kind`` ('complex', 'half' or 'cos_sin'), built on first use."""
+        """The table for ``dtype``: ``kind`` 'complex' (e^{i m θ_i}) or 'cos_sin', built on first use."""
         key = (dtype, kind)
         if key not in self._tables:
             if kind == "complex":
                 self._tables[key] = _complex_table(self._cos, self._sin, dtype)
-            elif kind == "half":
-                self._tables[key] = _half_tables(self._cos, self._sin, dtype)
             else:
                 self._tables[key] = (self._cos.astype(dtype), self._sin.astype(dtype))
         return self._tables[key]
@@ -118,15 +108,8 @@ class RopeCache:
         layout = check_layout(layout)
         check_broadcast(m, x.shape[:-1])
         out = self._check_out(out, x)
-        if layout == "interleaved" and x.dtype in _COMPLEX:
-            e = self._table(x.dtype, "complex")[index]
-            if _complex_viewable(out):
-                return _rotate_complex(x, e, out)
-            out[...] = _rotate_complex(x, e, np.empty(x.shape, dtype=x.dtype))  # same rounding as above
-            return out
-        if layout == "half":
-            c2, s2 = self._table(x.dtype, "half")
-            return _rotate_half(x, c2[index], s2[index], out)
+        if x.dtype in _COMPLEX:
+            return _rotate(x, self._table(x.dtype, "complex")[index], layout, out)
         cos, sin = self._table(x.dtype, "cos_sin")
         return _rotate_pairs(x, cos[index], sin[index], layout, out)
 

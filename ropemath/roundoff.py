@@ -5,7 +5,8 @@ how far the float64 angle :math:`\mathrm{fl}(m\theta_i)` is from the exact produ
 float64 numbers ``m`` and ``theta_i``; :func:`angle_error_bound` is the textbook bound
 :math:`|m|\theta_i u` with the unit roundoff :math:`u = 2^{-53}`; and
 :func:`error_vs_position` sweeps the position and records the errors of the checks of
-:mod:`ropemath.checks`, so a notebook can plot them against :math:`|m|`.
+:mod:`ropemath.checks`, so a notebook can plot them against :math:`|m|`; :func:`loglog_slope`
+measures their growth rate.
 
 Why errors grow: an identity that combines rotations at *different* positions
 (:math:`R_m R_n = R_{m+n}`, :math:`(R_m q)^\top R_n k = q^\top R_{n-m} k`) compares angles
@@ -42,7 +43,9 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
 
     Here :math:`\theta_i` is the float64 value returned by :func:`ropemath.frequencies` and
     :math:`\mathrm{fl}(m\theta_i)` the float64 angle of :func:`ropemath.angles`; the
-    difference is formed in exact rational arithmetic and then rounded to float64.
+    difference is formed in exact rational arithmetic and then rounded to float64 (the error
+    of a product is itself a float64 number, so nothing is lost).  Pure Python: meant for
+    a few hundred positions, not for large batches.
     Source: RoFormer eq. (15) (the angles); Higham (2002) §2.2 (rounding).
 
     >>> angle_rounding_error(3, 4).tolist()  # theta_0 = 1 is exact; 3 * 0.01 is not

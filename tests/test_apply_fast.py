@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from constructions import complex_rope, loop_block_diagonal
 
-from ropemath import apply_rope
+from ropemath import apply_rope, to_half
 from ropemath.apply import _blocks, _complex_viewable
 
 # Tolerances relative to the largest |x|: rounding of cos/sin and of two products and a sum
@@ -93,17 +93,29 @@ def test_complex_view_matches_python_complex_numbers(dtype):
 
 @pytest.mark.parametrize("shape", [(3, 700, 64), (5000, 16), (2, 3, 2, 4100, 4), (1, 128), (40000, 2)])
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
-def test_blocked_half_kernel_equals_two_product_formula_bit_for_bit(shape, dtype):
-    """Shapes that span several blocks (and a partial last block) of the half kernel."""
+def test_half_layout_equals_permuted_interleaved_bit_for_bit(shape, dtype):
+    """Shapes that span several blocks (and a partial last block) of the gathered kernel: both
+    layouts do the same arithmetic, so the permutation commutes with the rotation exactly."""
     rng = np.random.default_rng(4)  # seed 4
     x = rng.standard_normal(shape).astype(dtype)
     m = rng.integers(0, 10**5, size=shape[-2])
-    h = shape[-1] // 2
-    phi = m[:, None] * (10000.0 ** (-np.arange(0, shape[-1], 2) / shape[-1]))
-    c, s = np.cos(phi).astype(dtype), np.sin(phi).astype(dtype)
-    a, b = x[..., :h], x[..., h:]
-    expected = np.concatenate([a * c - b * s, a * s + b * c], axis=-1)
-    np.testing.assert_array_equal(apply_rope(x, m, layout="half"), expected)
+    np.testing.assert_array_equal(apply_rope(to_half(x), m, layout="half"), to_half(apply_rope(x, m)))
+    strided = np.repeat(x, 2, axis=-1)[..., ::2]  # interleaved, last axis strided: gathered kernel
+    np.testing.assert_array_equal(apply_rope(strided, m), apply_rope(x, m))
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_float16_uses_the_two_product_formula(layout):
+    rng = np.random.default_rng(41)  # seed 41
+    x = rng.standard_normal((3, 50, 16)).astype(np.float16)
+    m = rng.integers(0, 1000, size=50)
+    phi = m[:, None] * (10000.0 ** (-np.arange(0, 16, 2) / 16))
+    c, s = np.cos(phi).astype(np.float16), np.sin(phi).astype(np.float16)
+    a, b = (x[..., 0::2], x[..., 1::2]) if layout == "interleaved" else (x[..., :8], x[..., 8:])
+    y = apply_rope(x, m, layout=layout)
+    ya, yb = (y[..., 0::2], y[..., 1::2]) if layout == "interleaved" else (y[..., :8], y[..., 8:])
+    np.testing.assert_array_equal(ya, a * c - b * s)
+    np.testing.assert_array_equal(yb, a * s + b * c)
 
 
 @pytest.mark.parametrize("batch", [(), (0,), (1,), (5,), (3, 700), (2, 3, 4, 500), (7000,), (2, 0, 3)])
@@ -130,3 +142,25 @@ def test_inf_and_nan_stay_in_their_own_pair():
         y = apply_rope(x, [1, 2], layout=layout)
         assert np.all(np.isfinite(y[1]))
         assert np.all(np.isfinite(y[0][[2, 3]] if layout == "interleaved" else y[0][[1, 3]]))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_complex_path_and_two_product_formula_are_within_1_5_ulp(dtype):
+    """Against the exact result for the *rounded* cos/sin (products of two float32 are exact in float64;
+    for float64 the reference is longdouble): the two-product formula rounds three times (≤ 1.5 ulp),
+    a fused complex multiply twice; both paths must stay within 1.5 ulp of the pair's norm."""
+    if dtype == np.float64 and np.finfo(np.longdouble).nmant < 63:
+        pytest.skip("longdouble is no wider than float64 here: no exact reference")
+    rng = np.random.default_rng(5)  # seed 5
+    x = rng.standard_normal((256, 128)).astype(dtype)
+    m = rng.integers(0, 4096, size=(256, 1))
+    phi = m * (10000.0 ** (-np.arange(0, 128, 2) / 128))
+    c, s = np.cos(phi).astype(dtype), np.sin(phi).astype(dtype)
+    wide = np.float64 if dtype == np.float32 else np.longdouble
+    a, b, cw, sw = x[:, 0::2].astype(wide), x[:, 1::2].astype(wide), c.astype(wide), s.astype(wide)
+    exact = np.stack([a * cw - b * sw, a * sw + b * cw], axis=-1).reshape(x.shape)
+    formula = np.stack([x[:, 0::2] * c - x[:, 1::2] * s, x[:, 0::2] * s + x[:, 1::2] * c], axis=-1).reshape(x.shape)
+    norm = np.repeat(np.hypot(a, b), 2, axis=-1)
+    eps = np.finfo(dtype).eps
+    for y in (apply_rope(x, m[:, 0]), formula):
+        assert np.max(np.abs(y.astype(wide) - exact) / norm) <= 1.5 * eps

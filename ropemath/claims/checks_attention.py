@@ -5,6 +5,11 @@ attention with and without RoPE (via :mod:`ropemath.attention`), additive encodi
 relative schemes the notes survey (Shaw, Transformer-XL, T5, TUPE, DeBERTa; via
 :mod:`ropemath.encodings`), and the claims about where RoPE is applied.
 
+Example:
+
+>>> norm_is_not_the_reason().counterexample["rotated numerator"], rope_linear_time().verdict
+(-1.98, 'holds')
+
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1-2.3, §3.3 eq. (17)-(19);
 Vaswani et al. (2017); Katharopoulos et al. (2020); Shaw et al. (2018); Dai et al. (2019);
 Raffel et al. (2020); Ke et al. (TUPE, 2021); He et al. (DeBERTa, 2021).

@@ -7,6 +7,11 @@ derivation :math:`\langle f(q,m), f(k,n)\rangle = g(q,k,m-n) \Rightarrow f(q,m) 
 here add what the notes assume silently and the conventions they use), and the notes'
 formulas for the 2D score.
 
+Example:
+
+>>> matrix_step_slip().counterexample["stated line"], polar_split().verdict
+('[[1, 2*I]]', 'holds-if')
+
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1, §3.4.1, eq. (12)-(13);
 Su Jianlin, kexue.fm/archives/8265; notes 001 (kler.cn) and 004 (DaNing).
 """

@@ -6,6 +6,11 @@ resolve, and every flavour of "the score decays with distance": the complex form
 score, the Abel summation and its bound (via :mod:`ropemath.decay`), the trend of the
 bound, the effect of the base, and what happens as d grows.
 
+Example:
+
+>>> theta_range().counterexample["ratio"], shared_frequencies().verdict
+(10.0, 'fails')
+
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (35)-(37),
 Figure 2; Vaswani et al. (2017) §3.5.
 """
@@ -249,7 +254,7 @@ def larger_base_slower() -> Outcome:
 
 def decay_with_dimension() -> Outcome:
     r"""Refutes "as the dimension grows, far-apart inner products tend to 0"."""
-    r, dims = 100.0, (64, 256, 1024, 4096)
+    r, dims = 100.0, (64, 256, 1024, 4096, 16384)
     means = [float(np.mean(np.cos(r * frequencies(d)))) for d in dims]
     t = np.linspace(0.0, 1.0, 400001)
     limit = float(np.trapezoid(np.cos(r * 10000.0 ** (-t)), t))
@@ -257,7 +262,7 @@ def decay_with_dimension() -> Outcome:
     example = {
         "q = k": "(1, ..., 1)",
         "r": 100,
-        "score / d for d = 64, 256, 1024, 4096": num(means),
+        "score / d for d = 64, 256, 1024, 4096, 16384": num(means),
         "limit": num(limit),
     }
     return Outcome(
@@ -266,7 +271,7 @@ def decay_with_dimension() -> Outcome:
         f"{num(means)} for d = {dims}: it converges to {num(limit)}, not 0. Correction: as d grows it tends to "
         f"the integral of cos(r 10000^-t) over t in [0, 1] (gaps {[res(g) for g in gaps]}).",
         example,
-        bool(gaps[-1] < 1e-3 and gaps[-1] < gaps[0]),
+        bool(gaps[-1] < 1e-4 and gaps[-1] < gaps[0]),
     )
 
 

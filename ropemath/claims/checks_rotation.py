@@ -7,6 +7,11 @@ norms, the relative-position identity and its wrong variants, the elementwise fo
 proofs and refutations of :mod:`ropemath.symbolic` and the numeric checks of
 :mod:`ropemath.checks`; nothing here re-derives what those modules prove.
 
+Example (each check returns an Outcome whose verdict is computed):
+
+>>> transpose_rule().verdict, relative_sign_slip().verdict, stability().verdict
+('holds', 'fails', 'holds-if')
+
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34); the five
@@ -27,7 +32,7 @@ from ..checks import (
     relative_position_error,
     transpose_error,
 )
-from ..precision import angles_in_format, largest_distinct_integer
+from ..precision import angles_in_format, largest_distinct_integer, phase_error
 from ..rotation import rotation_2d, rotation_matrix
 from ..symbolic import proofs, refutations
 from ._verdict import GAP, TOL, conditional, from_refutation, identity, not_checkable, num, res
@@ -267,15 +272,25 @@ def stability() -> Outcome:
     r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format."""
     kappa = max(float(np.linalg.cond(rotation_matrix(m, 64))) for m in POSITIONS)
     bf = angles_in_format([256, 257], 128, dtype="bfloat16")[:, 0]
-    f32 = angles_in_format([2048, 2049], 128, dtype="float32")[:, 0]
-    broken = bool(bf[0] == bf[1])
-    inside = abs(kappa - 1.0) < 1e-12 and f32[1] - f32[0] > 0.5
-    example = {"dtype": "bfloat16", "d": 128, "positions": [256, 257], "angle of pair 0": num(bf)}
+    drift = {m: float(np.max(phase_error(m, 128, dtype="float32"))) for m in (2048, 10**6)}
+    q, k = np.random.default_rng(14).standard_normal((2, 128))  # seed 14
+    far = relative_position_error(q, k, 10**6 + 3, 10**6)  # float64 angles
+    broken = bool(bf[0] == bf[1]) and drift[10**6] > 1e-2
+    inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9
+    example = {
+        "dtype": "bfloat16",
+        "d": 128,
+        "positions": [256, 257],
+        "angle of pair 0": num(bf),
+        "float32 angle error at m = 10^6 (rad)": num(drift[10**6]),
+    }
     evidence = (
-        f"Condition number of R_m is {kappa:.12f} (d = 64, 6 positions): errors in x are not amplified. "
-        f"But with the angles formed in bfloat16 positions 256 and 257 both get angle {num(bf[0])} on pair 0 "
-        f"(they become indistinguishable); in float32 positions 2048 and 2049 get {num(f32)} (distinct; "
-        f"float32 keeps every integer position up to {largest_distinct_integer('float32')})."
+        f"Condition number of R_m is {kappa:.12f} (d = 64, 6 positions): errors in x are not amplified. But the "
+        f"angles themselves can be wrong: formed in bfloat16, positions 256 and 257 both get angle {num(bf[0])} on "
+        f"pair 0 (indistinguishable); formed in float32 they drift by up to {drift[2048]:.1e} rad at m = 2048 and "
+        f"{drift[10**6]:.1e} rad at m = 10^6 (float32 stores integers exactly only up to "
+        f"{largest_distinct_integer('float32')}). With float64 angles the relative identity holds at m = 10^6 "
+        f"(relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
     )
     return conditional(broken, inside, example, evidence)
 
@@ -299,17 +314,18 @@ def score_shape() -> Outcome:
     )
 
 
-def dot_depends_on_norms() -> Outcome:
-    r"""Refutes "the dot product depends only on the angle": :math:`a\cdot b = |a||b|\cos\angle(a,b)`."""
+def dot_and_angle() -> Outcome:
+    r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general."""
     a, b1, b2 = np.array([1.0, 0.0]), np.array([1.0, 0.0]), np.array([2.0, 0.0])
-    rng = np.random.default_rng(12)  # seed 12
-    corr = 0.0
+    rng = np.random.default_rng(12)  # seed 12: rotated copies of fixed q, k in 2D
+    q, k = rng.standard_normal((2, 2))
+    alpha_q, alpha_k = np.arctan2(q[1], q[0]), np.arctan2(k[1], k[0])
+    worst = 0.0
     for _ in range(20):
-        u, v = rng.standard_normal((2, 5))
-        cos = np.cos(np.arccos(np.clip(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)), -1, 1)))
-        corr = max(
-            corr, abs(u @ v - np.linalg.norm(u) * np.linalg.norm(v) * cos) / (np.linalg.norm(u) * np.linalg.norm(v))
-        )
+        m, n = rng.uniform(-50, 50, 2)
+        dot = (rotation_2d(m) @ q) @ (rotation_2d(n) @ k)
+        angle = (alpha_q + m) - (alpha_k + n)  # polar angles after turning by m and n radians
+        worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
     example = {
         "a": [1.0, 0.0],
         "b": [1.0, 0.0],
@@ -318,13 +334,13 @@ def dot_depends_on_norms() -> Outcome:
         "a.b": float(a @ b1),
         "a.b'": float(a @ b2),
     }
-    return Outcome(
-        "fails" if abs(a @ b1 - a @ b2) > GAP else "holds",
-        "Same angle (0), different dot products (1 vs 2): the dot product also scales with the norms. "
-        f"Correction a.b = |a||b|cos(angle) checked on 20 random pairs (seed 12): residual {res(corr)}; "
-        "since rotations keep norms, for rotated vectors only the angle changes.",
+    return conditional(
+        bool(abs(a @ b1 - a @ b2) > GAP),
+        worst < 1e-12,
         example,
-        bool(corr <= 1e-10),
+        "Same angle (0), different dot products (1 vs 2): in general the dot product also scales with the norms. "
+        f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual {res(worst)} "
+        "over 20 rotations, so there only the angle matters.",
     )
 
 

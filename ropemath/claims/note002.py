@@ -35,10 +35,10 @@ ENTRIES: tuple[Entry, ...] = (
         "n002-dot-angle",
         _s(TITLE_SECTION),
         r"'The dot product of two vectors depends only on the angle between them.'",
-        "fails",
-        R.dot_depends_on_norms,
-        correction=r"$a\cdot b = \|a\|\|b\|\cos\angle(a, b)$; rotations keep the norms, so for rotated vectors "
-        r"only the angle changes.",
+        "holds-if",
+        R.dot_and_angle,
+        condition=r"the lengths are fixed, as for rotated copies of the same $q$ and $k$; in general "
+        r"$a\cdot b = \|a\|\|b\|\cos\angle(a, b)$ also depends on the norms.",
     ),
     Entry(
         "n002-goal",

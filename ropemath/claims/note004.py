@@ -254,7 +254,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"Being orthogonal, $R^d_\Theta$ is stable when encoding position information.",
         "holds-if",
         R.stability,
-        condition=r"the angles $m\theta_i$ are formed in float32 (positions below $2^{24}$) or float64.",
+        condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
+        r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
+        r"rounded angles (bfloat16 merges positions 256 and 257).",
     ),
     Entry(
         "n004-multiplicative",

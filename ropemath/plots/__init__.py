@@ -25,12 +25,14 @@ from pathlib import Path
 from matplotlib.figure import Figure
 
 from .decay import bound_vs_scores, decay_across_bases, long_term_decay
+from .scaling import unseen_angles
 
 # name -> function returning the Figure; `ropemath figures` writes figures/<name>.png for each.
 FIGURES: dict[str, Callable[[], Figure]] = {
     "long_term_decay": long_term_decay,
     "decay_across_bases": decay_across_bases,
     "bound_vs_scores": bound_vs_scores,
+    "unseen_angles": unseen_angles,
 }
 
 DPI = 100

@@ -105,7 +105,8 @@ def decay_across_bases(
             ax.set_xlabel("relative distance (log scale)")
             ax.grid(alpha=0.3, which="both")
             ax.legend(fontsize=8, loc="upper right")
-        fig.suptitle("Larger base: slower decay on average, to the same floor (dotted: random-phase level)", fontsize=11)
+        title = "Larger base: slower decay on average, to the same floor (dotted: random-phase level)"
+        fig.suptitle(title, fontsize=11)
         fig.tight_layout()
     return fig
 
