@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # name -> (module providing add_cli_arguments/run_cli, one-line help)
@@ -49,7 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return int(args._run(args))
+    try:
+        return int(args._run(args))
+    except BrokenPipeError:  # e.g. `ropemath claims | head`: stop quietly, like other Unix tools
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 # --- the ``check`` command -------------------------------------------------------------

@@ -6,8 +6,9 @@ Scope: the command-line driver of :data:`ropemath.plots.FIGURES`.
   (default ``DIR`` = ``figures`` in the current directory, i.e. the repository's ``figures/``
   when run from the repository root, as ``make figures`` does).  ``DIR`` must be an existing,
   writable directory; nothing outside it is written.  One progress line per figure.
-* ``ropemath figures --check [--out DIR]`` renders every figure in memory, compares the bytes
-  with ``DIR/<name>.png`` and writes nothing; it exits 1 naming each stale or missing figure.
+* ``ropemath figures --check [--out DIR]`` regenerates every figure into a temporary folder
+  (removed afterwards), compares the bytes with ``DIR/<name>.png`` and leaves ``DIR`` untouched;
+  it exits 1 naming each stale or missing figure.
 
 Exit codes: 0 success, 1 ``--check`` found stale or missing figures, 2 bad usage (unknown
 ``--only`` name, ``--out`` missing, not a directory or not writable).
@@ -70,7 +71,7 @@ def _writable(out: Path) -> str | None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Write (or with ``--check`` compare) the PNG of each selected figure; return the exit code."""
-    from . import FIGURES, png_bytes, save_png
+    from . import FIGURES, save_png
 
     names = list(FIGURES)
     if args.only:
@@ -82,7 +83,7 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.check:
         if out.exists() and not out.is_dir():
             return _error(f"--out {out} is not a directory")
-        return _check(names, out, FIGURES, png_bytes)
+        return _check(names, out, FIGURES, save_png)
     problem = _writable(out)
     if problem:
         return _error(problem)
@@ -99,22 +100,23 @@ def run_cli(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check(names: list[str], out: Path, figures, png_bytes) -> int:
-    """Compare freshly rendered bytes with the files in ``out``; 1 if any is stale or missing."""
+def _check(names: list[str], out: Path, figures, save_png) -> int:
+    """Regenerate into a temporary folder and compare bytes with ``out``; 1 if any is stale or missing."""
     bad = []
-    for name in names:
-        start = time.perf_counter()
-        path = out / f"{name}.png"
-        fresh = png_bytes(figures[name]())
-        if not path.is_file():
-            status = "MISSING"
-        elif path.read_bytes() != fresh:
-            status = "STALE"
-        else:
-            status = "ok"
-        if status != "ok":
-            bad.append(f"{name} ({status.lower()}: {path})")
-        print(f"{name:<24} {path}  {status}  {time.perf_counter() - start:.2f} s")
+    with tempfile.TemporaryDirectory(prefix="ropemath-figures-") as tmp:
+        for name in names:
+            start = time.perf_counter()
+            path = out / f"{name}.png"
+            fresh = save_png(figures[name](), Path(tmp) / f"{name}.png").read_bytes()
+            if not path.is_file():
+                status = "MISSING"
+            elif path.read_bytes() != fresh:
+                status = "STALE"
+            else:
+                status = "ok"
+            if status != "ok":
+                bad.append(f"{name} ({status.lower()}: {path})")
+            print(f"{name:<24} {path}  {status}  {time.perf_counter() - start:.2f} s")
     if bad:
         print(
             f"ropemath figures --check: {len(bad)} figure(s) out of date: {'; '.join(bad)}. "
