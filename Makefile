@@ -36,6 +36,10 @@ lab: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements-lock.txt -e '.[notebooks]'
 	$(BIN)/jupyter lab notebooks/
 
+## bench: time apply_rope against the dense form and a memory floor (slow; not part of `make test`)
+bench: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(BIN)/ropemath bench
+
 ## check: the numeric identity survey (largest errors per d)
 check: $(STAMP)
 	$(BIN)/ropemath check

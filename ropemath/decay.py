@@ -23,6 +23,8 @@ for the mean length of a walk of unit steps in random directions.
 from __future__ import annotations
 
 import functools
+import os
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +48,7 @@ __all__ = [
     "abel_check",
 ]
 
-DEFAULT_CHUNK = 8192  # distances per block: 2 float64 blocks of d/2 x chunk (4 MB each at d = 128)
+DEFAULT_CHUNK = 4096  # distances per block: 2 float64 blocks of d/2 x chunk (2 MB each at d = 128)
 
 
 def _theta(d: int, base: float, theta: npt.ArrayLike | None) -> np.ndarray:
@@ -71,8 +73,11 @@ def _sums_block(r: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarra
     phase = np.multiply.outer(theta, r)
     re = np.cos(phase)
     im = np.sin(phase, out=phase)
-    np.cumsum(re, axis=0, out=re)
-    np.cumsum(im, axis=0, out=im)
+    # Running sums row by row: each np.add is a contiguous vector op, several times faster than
+    # np.cumsum(axis=0) on this layout.
+    for j in range(1, theta.size):
+        np.add(re[j - 1], re[j], out=re[j])
+        np.add(im[j - 1], im[j], out=im[j])
     return re, im
 
 
@@ -98,11 +103,25 @@ def partial_sums(
 
 
 def _chunked(r: np.ndarray, chunk: int, fn) -> np.ndarray:
-    """Apply ``fn`` (1-D block -> 1-D float array) to blocks of ``r.ravel()``; keep ``r.shape``."""
+    """Apply ``fn`` (1-D block -> 1-D float array) to blocks of ``r.ravel()``; keep ``r.shape``.
+
+    Blocks are independent, so they run on a small thread pool (numpy releases the GIL in
+    its loops); each block's result is the same whichever thread computes it.
+    """
     flat = r.reshape(-1)
     out = np.empty(flat.shape, dtype=np.float64)
-    for start in range(0, flat.size, chunk):
+    starts = range(0, flat.size, chunk)
+
+    def run(start: int) -> None:
         out[start : start + chunk] = fn(flat[start : start + chunk])
+
+    workers = min(len(starts), os.cpu_count() or 1, 4)
+    if workers <= 1:
+        for start in starts:
+            run(start)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(run, starts))
     return out.reshape(r.shape)
 
 
@@ -119,8 +138,9 @@ def decay_bound(
     .. math:: B(r) = \frac{1}{d/2} \sum_{j=1}^{d/2} \lvert S_j(r) \rvert
 
     Source: RoFormer §3.4.3, Figure 2 ("relative upper bound").  Distances are processed
-    ``chunk`` at a time, so memory stays at about ``2 * 8 * (d/2) * chunk`` bytes whatever
-    ``r.size`` is.  :math:`B(0) = (d/2 + 1)/2` because :math:`S_j(0) = j`.
+    ``chunk`` at a time (on up to 4 threads), so memory stays at about
+    ``2 * 8 * (d/2) * chunk`` bytes per thread whatever ``r.size`` is.
+    :math:`B(0) = (d/2 + 1)/2` because :math:`S_j(0) = j`.
 
     >>> float(decay_bound(0, 128))
     32.5
@@ -133,7 +153,10 @@ def decay_bound(
 
     def block(rb: np.ndarray) -> np.ndarray:
         re, im = _sums_block(rb, th)
-        return np.hypot(re, im, out=re).sum(axis=0) / th.size
+        # |S_j| = sqrt(re² + im²); no overflow risk (|S_j| <= d/2), so no need for hypot.
+        np.multiply(re, re, out=re)
+        re += np.multiply(im, im, out=im)
+        return np.sqrt(re, out=re).sum(axis=0) / th.size
 
     return _chunked(r, chunk, block)
 
