@@ -110,3 +110,28 @@ def test_nbval_validation_can_fail(tmp_path):
     bad = run_nbval(tampered)
     assert bad.returncode != 0
     assert "failed" in bad.stdout
+
+
+def cited_tests():
+    pattern = re.compile(r"tests/(test_\w+\.py)(?:::(test_\w+))?")
+    for path in NOTEBOOKS:
+        for cell in load(path)["cells"]:
+            for file, name in pattern.findall("".join(cell["source"])):
+                yield path.name, file, name
+
+
+def test_notebooks_cite_tests():
+    """Every notebook names the tests that pin its equations."""
+    cited = {nb for nb, _, _ in cited_tests()}
+    assert cited == set(IDS), f"notebooks citing no test: {sorted(set(IDS) - cited)}"
+
+
+@pytest.mark.parametrize("notebook,file,name", sorted(set(cited_tests())))
+def test_cited_test_exists(notebook, file, name):
+    """A notebook that says 'pinned by tests/test_x.py::test_y' points at a real test."""
+    path = ROOT / "tests" / file
+    assert path.is_file(), f"{notebook} cites missing {file}"
+    if name:
+        assert re.search(rf"^\s*def {name}\(", path.read_text(encoding="utf-8"), flags=re.MULTILINE), (
+            f"{notebook} cites {file}::{name}, which does not exist"
+        )
