@@ -10,18 +10,20 @@ References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embe
 arXiv:2104.09864 v5 (2023).
 """
 
+from .abel import (
+    abel_bound,
+    abel_check,
+    abel_constant,
+    abel_identity_error,
+    complex_score,
+    pair_products,
+)
 from .apply import apply_rope, to_half, to_interleaved
 from .attention import (
-    elu_plus_one,
     rope_attention_weights,
-    rope_linear_attention,
-    rope_linear_attention_prefix,
-    rope_linear_terms,
     rope_scores,
     rope_softmax_attention,
     shift_invariance_error,
-    smallest_numerator,
-    weight_sum_deviation,
 )
 from .base_bound import (
     BaseBound,
@@ -42,17 +44,10 @@ from .checks import (
     transpose_error,
 )
 from .decay import (
-    abel_bound,
-    abel_check,
-    abel_constant,
-    abel_identity_error,
     binned_bound,
-    complex_score,
     decay_bound,
     decay_bound_slope,
-    pair_products,
     partial_sums,
-    random_phase_level,
     rising_intervals,
 )
 from .encodings import (
@@ -77,6 +72,15 @@ from .implementations import (
     rotate_every_two,
     rotate_half,
 )
+from .linear_attention import (
+    elu_plus_one,
+    rope_linear_attention,
+    rope_linear_attention_prefix,
+    rope_linear_terms,
+    smallest_numerator,
+    weight_sum_deviation,
+)
+from .plateau import random_phase_level
 from .precision import (
     angles_in_format,
     largest_distinct_integer,
@@ -92,8 +96,6 @@ from .scaling import (
     dynamic_ntk_frequencies,
     dynamic_ntk_scale,
     extension_frequencies,
-    llama31_bands,
-    llama31_frequencies,
     never_full_turn,
     ntk_base,
     ntk_frequencies,
@@ -101,6 +103,11 @@ from .scaling import (
     theta_relative_position_error,
     theta_rotation_matrix,
     unseen_angle_pairs,
+)
+from .spectrum import full_turn_count, turns, wavelengths
+from .yarn import (
+    llama31_bands,
+    llama31_frequencies,
     yarn_attention_factor,
     yarn_correction_dim,
     yarn_correction_range,
@@ -108,7 +115,6 @@ from .scaling import (
     yarn_ramp,
     yarn_reference_frequencies,
 )
-from .spectrum import full_turn_count, turns, wavelengths
 
 __version__ = "0.1.0"
 

@@ -1,24 +1,21 @@
-r"""Softmax and linear attention with RoPE, and measurements of what each one guarantees.
+r"""Softmax attention with RoPE, and the measurement of its shift invariance.
 
 Scope: RoPE scores :math:`(R_m q_m)^\top (R_n k_n)`; softmax attention built on them
-(numerically stable, optional causal mask); linear attention with RoPE in the numerator
-only (RoFormer eq. 19), in its quadratic form and its O(N) prefix-sum form; and helpers that
-measure shift invariance, how far the linear-attention weights are from summing to one, and
-how negative a numerator gets.
+(numerically stable, optional causal mask); :func:`shift_invariance_error`, which measures
+how much an attention output (softmax, or the linear attention of
+:mod:`ropemath.linear_attention`) moves when every position is shifted; and the input
+checks both attention modules share.
 
-Shapes: ``q``, ``k`` are (N, d) with d even, ``v`` is (N, d_v), ``positions`` is (N,);
-row ``m`` of ``q`` sits at position ``positions[m]``.  The causal mask follows the row
+Shapes: ``q``, ``k`` are (N, d) with N >= 1 and d even, ``v`` is (N, d_v), ``positions`` is
+(N,); row ``m`` of ``q`` sits at position ``positions[m]``.  The causal mask follows the row
 order (key row ``n`` is visible to query row ``m`` iff ``n <= m``), not the position
 values.  Computation is in float64; results are float64.
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1 eq. (2), §3.3 eq. (17)–(19);
-Katharopoulos et al., *Transformers are RNNs* (2020) (elu+1 feature map, causal prefix
-sums); note 000 "RoPE: Rotray Position Embedding" (Ethan Lai).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1 eq. (2), §3.2 eq. (16);
+note 000 "RoPE: Rotray Position Embedding" (Ethan Lai).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -30,16 +27,8 @@ __all__ = [
     "rope_scores",
     "rope_attention_weights",
     "rope_softmax_attention",
-    "elu_plus_one",
-    "rope_linear_terms",
-    "rope_linear_attention",
-    "rope_linear_attention_prefix",
     "shift_invariance_error",
-    "weight_sum_deviation",
-    "smallest_numerator",
 ]
-
-FeatureMap = Callable[[np.ndarray], np.ndarray]
 
 
 # --- validation ---------------------------------------------------------------------------
@@ -53,8 +42,8 @@ def _finite(arr: np.ndarray, name: str) -> None:
 def _check_qk(q: object, k: object, positions: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Validate q, k of shape (N, d) and positions of shape (N,); return float64 copies."""
     q = check_x(q, "q")
-    if q.ndim != 2:
-        raise ValueError(f"q must have shape (N, d), got shape {q.shape}")
+    if q.ndim != 2 or q.shape[0] == 0:
+        raise ValueError(f"q must have shape (N, d) with N >= 1, got shape {q.shape}")
     k = check_x(k, "k", d=q.shape[1])
     if k.shape != q.shape:
         raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
@@ -81,17 +70,6 @@ def _check_bool(value: object, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be a bool, got {_describe(value)}")
     return bool(value)
-
-
-def _features(feature_map: object, x: np.ndarray, name: str) -> np.ndarray:
-    """Apply the feature map and check the result is a finite (N, D) array with D even."""
-    if not callable(feature_map):
-        raise TypeError(f"feature_map must be callable, got {_describe(feature_map)}")
-    out = check_x(np.asarray(feature_map(x)), f"feature_map({name})")
-    if out.ndim != 2 or out.shape[0] != x.shape[0]:
-        raise ValueError(f"feature_map({name}) must have shape ({x.shape[0]}, D), got shape {out.shape}")
-    _finite(out, f"feature_map({name})")
-    return out.astype(np.float64)
 
 
 # --- softmax attention --------------------------------------------------------------------
@@ -163,144 +141,7 @@ def rope_softmax_attention(
     return weights @ _check_v(v, weights.shape[0])
 
 
-# --- linear attention ---------------------------------------------------------------------
-
-
-def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
-    r"""Return :math:`\mathrm{elu}(x) + 1`, a positive feature map (the default for linear attention).
-
-    .. math:: \phi(x) = \begin{cases} x + 1 & x > 0 \\ e^{x} & x \le 0 \end{cases}
-
-    Source: Katharopoulos et al. (2020) §3.2.1; note 004 "RoPE / RoFormer" (DaNing) names it as a choice of φ.
-
-    >>> elu_plus_one(np.array([-1.0, 0.0, 2.0])).round(4).tolist()
-    [0.3679, 1.0, 3.0]
-    """
-    x = np.asarray(x)
-    if x.dtype.kind != "f":
-        raise TypeError(f"x must be a real floating-point array, got {_describe(x)}")
-    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
-
-
-def rope_linear_terms(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    base: float = 10000.0,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""Return ``(numerators, denominators)`` of RoPE linear attention: shapes (N, N) and (N,).
-
-    .. math::
-        A_{mn} = \big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big), \qquad
-        D_m = \sum_n \phi(q_m)^\top \phi(k_n)
-
-    Masked entries (``causal`` and :math:`n > m`) of ``numerators`` are 0 and are left out
-    of :math:`D_m`.  The denominator is *not* rotated.  Source: RoFormer eq. (19).
-
-    >>> A, D = rope_linear_terms(np.zeros((2, 2)), np.zeros((2, 2)), [0, 0])
-    >>> A.tolist(), D.tolist()
-    ([[2.0, 2.0], [2.0, 2.0]], [4.0, 4.0])
-    """
-    q, k, positions = _check_qk(q, k, positions)
-    base = check_base(base)
-    causal = _check_bool(causal, "causal")
-    fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
-    if fk.shape != fq.shape:
-        raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
-    numerators = apply_rope(fq, positions, base=base) @ apply_rope(fk, positions, base=base).T
-    plain = fq @ fk.T
-    if causal:
-        mask = np.tril(np.ones(plain.shape, dtype=bool))
-        numerators, plain = np.where(mask, numerators, 0.0), np.where(mask, plain, 0.0)
-    denominators = plain.sum(axis=1)
-    if np.any(denominators == 0):
-        raise ValueError("feature_map gives a zero denominator sum_n phi(q_m)^T phi(k_n); use a positive map")
-    return numerators, denominators
-
-
-def rope_linear_attention(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    base: float = 10000.0,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
-) -> np.ndarray:
-    r"""Return linear attention with RoPE in the numerator, quadratic O(N²) form, shape (N, d_v).
-
-    .. math::
-        o_m = \frac{\sum_n \big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big)\, v_n}
-                   {\sum_n \phi(q_m)^\top \phi(k_n)}
-
-    Source: RoFormer eq. (19) (the paper leaves the denominator unrotated "to avoid the risk
-    of dividing zero").
-
-    >>> o = rope_linear_attention(np.zeros((2, 2)), np.zeros((2, 2)), np.array([[1.0], [3.0]]), [0, 0])
-    >>> o.tolist()
-    [[2.0], [2.0]]
-    """
-    numerators, denominators = rope_linear_terms(
-        q, k, positions, base=base, causal=causal, feature_map=feature_map
-    )
-    return (numerators @ _check_v(v, numerators.shape[0])) / denominators[:, None]
-
-
-def rope_linear_attention_prefix(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    base: float = 10000.0,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
-) -> np.ndarray:
-    r"""Return the same outputs as :func:`rope_linear_attention` in O(N) time, by prefix sums.
-
-    .. math::
-        U_m = \sum_{n \le m} R_{p_n}\phi(k_n)\, v_n^\top, \quad z_m = \sum_{n \le m} \phi(k_n), \quad
-        o_m = \frac{\big(R_{p_m}\phi(q_m)\big)^\top U_m}{\phi(q_m)^\top z_m}
-
-    (without ``causal`` the sums run over all n and are shared by every m).  The state
-    :math:`(U_m, z_m)` has a fixed size D×d_v + D and is updated once per token (a loop over
-    the tokens): O(N D d_v) time and O(D d_v) memory, against O(N²(D + d_v)) for the quadratic form.
-    Source: RoFormer eq. (19); Katharopoulos et al. (2020) §3.3 (causal running sums).
-
-    >>> rng = np.random.default_rng(0)
-    >>> q, k, v = rng.standard_normal((3, 5, 4))
-    >>> pos = np.arange(5)
-    >>> fast = rope_linear_attention_prefix(q, k, v, pos, causal=True)
-    >>> bool(np.allclose(fast, rope_linear_attention(q, k, v, pos, causal=True), atol=1e-12))
-    True
-    """
-    q, k, positions = _check_qk(q, k, positions)
-    v = _check_v(v, q.shape[0])
-    base = check_base(base)
-    causal = _check_bool(causal, "causal")
-    fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
-    if fk.shape != fq.shape:
-        raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
-    rq, rk = apply_rope(fq, positions, base=base), apply_rope(fk, positions, base=base)
-    if causal:  # one pass over the tokens; the state (U, z) has a fixed size
-        U, z = np.zeros((fq.shape[1], v.shape[1])), np.zeros(fq.shape[1])
-        numerators, denominators = np.empty_like(v), np.empty(q.shape[0])
-        for m in range(q.shape[0]):
-            U += np.outer(rk[m], v[m])
-            z += fk[m]
-            numerators[m], denominators[m] = rq[m] @ U, fq[m] @ z
-    else:  # the sums are shared by every query
-        numerators, denominators = rq @ (rk.T @ v), fq @ fk.sum(axis=0)
-    if np.any(denominators == 0):
-        raise ValueError("feature_map gives a zero denominator sum_n phi(q_m)^T phi(k_n); use a positive map")
-    return numerators / denominators[:, None]
-
-
-# --- measurements -------------------------------------------------------------------------
+# --- shift invariance ---------------------------------------------------------------------
 
 
 def shift_invariance_error(
@@ -319,7 +160,7 @@ def shift_invariance_error(
     .. math:: \max_{m,e} |o_{m,e}(p + s) - o_{m,e}(p)| \,/\, \max_{m,e} |o_{m,e}(p)|
 
     ``kind`` is ``"softmax"`` (:func:`rope_softmax_attention`) or ``"linear"``
-    (:func:`rope_linear_attention`).  Zero up to rounding because the scores depend on
+    (:func:`ropemath.linear_attention.rope_linear_attention`).  Zero up to rounding because the scores depend on
     :math:`p_n - p_m` only.  Source: RoFormer eq. (16).
 
     >>> rng = np.random.default_rng(1)
@@ -328,65 +169,16 @@ def shift_invariance_error(
     True
     """
     shift = check_real(shift, "shift")
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be one of ('softmax', 'linear'), got {_describe(kind)}")
     if kind not in ("softmax", "linear"):
         raise ValueError(f"kind must be one of ('softmax', 'linear'), got {kind!r}")
     positions = check_positions(positions, "positions")
-    attend = rope_softmax_attention if kind == "softmax" else rope_linear_attention
+    if kind == "softmax":
+        attend = rope_softmax_attention
+    else:  # imported here: ropemath.linear_attention imports this module's input checks
+        from .linear_attention import rope_linear_attention as attend
     before = attend(q, k, v, positions, base=base, causal=causal)
     after = attend(q, k, v, positions + shift, base=base, causal=causal)
     scale = float(np.max(np.abs(before)))
     return float(np.max(np.abs(after - before)) / (scale if scale > 0 else 1.0))
-
-
-def weight_sum_deviation(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    base: float = 10000.0,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
-) -> float:
-    r"""Largest :math:`|\sum_n A_{mn}/D_m - 1|` over queries m: how far RoPE linear weights are from summing to 1.
-
-    .. math::
-        \sum_n \frac{\big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big)}
-                    {\sum_{n'} \phi(q_m)^\top\phi(k_{n'})} \ne 1 \ \text{in general}
-
-    It is 0 when all positions are equal (then every rotation cancels).  Source: RoFormer
-    eq. (19) (numerator rotated, denominator not).
-
-    >>> weight_sum_deviation(np.ones((3, 2)), np.ones((3, 2)), [4, 4, 4]) < 1e-15
-    True
-    """
-    numerators, denominators = rope_linear_terms(
-        q, k, positions, base=base, causal=causal, feature_map=feature_map
-    )
-    return float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0)))
-
-
-def smallest_numerator(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    base: float = 10000.0,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
-) -> float:
-    r"""Return the smallest numerator weight :math:`A_{mn}` over visible pairs (negative if any is).
-
-    .. math:: \min_{n \text{ visible to } m} \big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big)
-
-    With a positive φ the unrotated product :math:`\phi(q)^\top\phi(k)` is positive, but the
-    rotated vectors have entries of both signs, so the product can be negative.  Example
-    (d = 2, base 10000, so θ_0 = 1): q = k = 0 gives φ = (1, 1) and, at distance 3,
-    :math:`\phi^\top R(-3)\phi = 2\cos 3 \approx -1.98`.  Source: RoFormer eq. (19).
-
-    >>> round(smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0]), 6)
-    -1.979985
-    """
-    numerators, _ = rope_linear_terms(q, k, positions, base=base, causal=causal, feature_map=feature_map)
-    if causal:
-        numerators = numerators[np.tril(np.ones(numerators.shape, dtype=bool))]
-    return float(np.min(numerators))

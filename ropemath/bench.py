@@ -32,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validate import check_base, check_d, check_int, check_layout
+from ._validate import _describe, check_base, check_d, check_int, check_layout, check_positions, check_x
 from .apply import apply_rope
 from .cache import RopeCache
 from .rotation import frequencies, rotation_matrix
@@ -49,6 +49,9 @@ __all__ = [
     "suite_timings",
     "time_rounds",
 ]
+
+#: the floating dtypes :func:`rope_table` accepts (RoPE rotates real floating-point vectors)
+DTYPES = ("float16", "float32", "float64")
 
 SCALING_DIMS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 
@@ -70,6 +73,8 @@ def time_rounds(
     >>> list(t) == ["sum"] and t["sum"] > 0
     True
     """
+    if not isinstance(funcs, Mapping) or not all(callable(fn) for fn in funcs.values()):
+        raise TypeError(f"funcs must be a mapping of names to callables, got {_describe(funcs)}")
     repeats = check_int(repeats, "repeats", minimum=1)
     warmup = check_int(warmup, "warmup", minimum=0)
     samples: dict[str, list[float]] = {name: [] for name in funcs}
@@ -116,6 +121,7 @@ def plain_rope(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> 
     >>> plain_rope(np.array([1.0, 2.0]), c, s, "interleaved").tolist()
     [-2.0, 1.0]
     """
+    x = check_x(x)
     layout = check_layout(layout)
     if layout == "interleaved":
         rotated = np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
@@ -137,6 +143,9 @@ def dense_apply(x: np.ndarray, R: np.ndarray) -> np.ndarray:
     >>> dense_apply(np.ones((1, 1, 2)), np.array([[[0.0, -1.0], [1.0, 0.0]]])).tolist()
     [[[-1.0, 1.0]]]
     """
+    x = check_x(x)
+    if x.ndim != 3 or np.shape(R) != (x.shape[1], x.shape[2], x.shape[2]):
+        raise ValueError(f"x and R must have shapes (heads, P, d) and (P, d, d), got {x.shape} and {np.shape(R)}")
     return np.matmul(x.transpose(1, 0, 2), R.transpose(0, 2, 1)).transpose(1, 0, 2)
 
 
@@ -176,8 +185,9 @@ def rope_table(
 
     .. math:: \mathrm{ratio} = t_{\mathrm{variant}} / t_{\mathrm{floor}}
 
-    Positions are ``0 .. positions-1``, shared by the heads.  The dense form runs on
-    ``dense_positions`` evenly spaced positions; its time is scaled to all positions.
+    ``dtypes``: names from :data:`DTYPES`.  Positions are ``0 .. positions-1``, shared by the
+    heads.  The dense form runs on ``dense_positions`` evenly spaced positions; its time is
+    scaled to all positions.
     ``extra`` adds variants ``name -> (layout, f(x, m))`` (checked, then timed like the others).
     Rows: ``dtype, layout, variant, seconds, ratio, error``.
 
@@ -187,6 +197,10 @@ def rope_table(
     """
     heads, positions = check_int(heads, "heads", minimum=1), check_int(positions, "positions", minimum=1)
     d, base = check_d(d), check_base(base)
+    if not isinstance(dtypes, (tuple, list)) or not all(isinstance(t, str) for t in dtypes):
+        raise TypeError(f"dtypes must be a tuple of names from {DTYPES}, got {_describe(dtypes)}")
+    if not dtypes or not set(dtypes) <= set(DTYPES):
+        raise ValueError(f"dtypes must be a non-empty tuple of names from {DTYPES}, got {tuple(dtypes)}")
     n_dense = min(positions, check_int(dense_positions, "dense_positions", minimum=1))
     rng = np.random.default_rng(seed)
     x64 = rng.standard_normal((heads, positions, d))
@@ -246,7 +260,11 @@ def fit_exponent(d: np.ndarray, t: np.ndarray, d_min: int = 256) -> float:
     >>> round(fit_exponent(np.array([256, 512, 1024]), np.array([1.0, 4.0, 16.0])), 6)
     2.0
     """
-    d, t = np.asarray(d, dtype=float), np.asarray(t, dtype=float)
+    d, t = check_positions(d, name="d"), check_positions(t, name="t")
+    if d.ndim != 1 or d.shape != t.shape:
+        raise ValueError(f"d and t must be 1-D of equal length, got shapes {d.shape} and {t.shape}")
+    if np.any(d <= 0) or np.any(t <= 0):
+        raise ValueError("d and t must contain only positive values (their logarithms are fitted)")
     keep = d >= d_min
     if keep.sum() < 2:
         raise ValueError(f"d_min must leave at least two points, got d_min={d_min} for d={d.tolist()}")

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from . import bench
+from ._validate import check_d, check_int
 
 SECTIONS = ("table", "scaling", "decay")
 FIT_FROM = 256  # fit the exponents on d >= 256, where per-call overhead no longer dominates
@@ -166,6 +167,25 @@ def run_cli(args: argparse.Namespace) -> int:
         print("ropemath bench: error: --plot DIR must not be figures/ (timing plots are not deterministic)",
               file=sys.stderr)
         return 2
+    try:  # every size is checked before anything runs, whether or not its section is chosen
+        check_int(heads, "--heads", minimum=1)
+        check_int(positions, "--positions", minimum=1)
+        check_d(args.dim, "--dim")
+    except (TypeError, ValueError) as exc:
+        print(f"ropemath bench: error: {exc}", file=sys.stderr)
+        return 2
+    if args.plot is not None:  # create DIR now: a bad path must not cost a whole benchmark run
+        out = Path(args.plot)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            print(f"ropemath bench: error: --plot DIR must be a writable directory, got {args.plot!r} "
+                  f"({exc.strerror})", file=sys.stderr)
+            return 2
+        if not os.access(out, os.W_OK):
+            print(f"ropemath bench: error: --plot DIR must be a writable directory, got {args.plot!r}",
+                  file=sys.stderr)
+            return 2
     res: dict = {"machine_before": _machine(), "repeats": args.repeats}
     try:
         if "table" in args.sections:
@@ -181,9 +201,6 @@ def run_cli(args: argparse.Namespace) -> int:
                 k: bench.fit_exponent(d, [r[k] for r in rows], FIT_FROM) for k in ("elementwise", "dense")}}
         if "decay" in args.sections:
             res["decay"] = bench.decay_timing(10**5 if args.quick else 10**6)
-    except (TypeError, ValueError) as exc:
-        print(f"ropemath bench: error: {exc}", file=sys.stderr)
-        return 2
     except bench.CorrectnessError as exc:
         print(f"ropemath bench: correctness check failed: {exc}", file=sys.stderr)
         return 1
@@ -191,9 +208,7 @@ def run_cli(args: argparse.Namespace) -> int:
         res["suites"] = bench.suite_timings(Path.cwd())
     res["machine_after"] = _machine()
     if args.plot is not None:
-        out = Path(args.plot)
-        out.mkdir(parents=True, exist_ok=True)
-        res["plots"] = [str(p) for p in _plot(res, out)]
+        res["plots"] = [str(p) for p in _plot(res, Path(args.plot))]
     if args.json:
         print(json.dumps(res, indent=1))
     else:

@@ -59,6 +59,13 @@ def _check_matrix(w: object, name: str, *, cols: int) -> np.ndarray:
     return arr.astype(np.float64)
 
 
+def _check_finite(arr: np.ndarray, name: str) -> np.ndarray:
+    """Return ``arr`` if every entry is finite, else raise ValueError naming ``name``."""
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite values, got non-finite entries")
+    return arr
+
+
 def _check_sequence(positions: object, name: str = "positions") -> np.ndarray:
     """Return positions as a float64 vector of shape (N,) with N >= 1, else raise."""
     arr = check_positions(positions, name)
@@ -129,6 +136,8 @@ def additive_scores(
     p = check_x(p, "p", d=x.shape[1]).astype(np.float64)
     if p.shape != x.shape:
         raise ValueError(f"p must have the shape of x {x.shape}, got shape {p.shape}")
+    _check_finite(x, "x")
+    _check_finite(p, "p")
     w_q = _check_matrix(w_q, "w_q", cols=x.shape[1])
     w_k = _check_matrix(w_k, "w_k", cols=x.shape[1])
     if w_k.shape != w_q.shape:
@@ -182,11 +191,14 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
     positions = _check_sequence(positions)
     if not np.all(positions == np.round(positions)):
         raise ValueError("positions must be integers for a table of relative biases, got fractions")
+    if np.max(np.abs(positions)) > 2.0**52:
+        raise ValueError(f"positions must be integers of magnitude <= 2**52, got {np.max(np.abs(positions)):.3g}")
     table = np.asarray(table)
     if table.dtype.kind != "f":
         raise TypeError(f"table must be a real floating-point vector, got {_describe(table)}")
     if table.ndim != 1 or table.shape[0] % 2 == 0:
         raise ValueError(f"table must have shape (2K+1,) (odd length), got shape {table.shape}")
+    _check_finite(table, "table")
     K = table.shape[0] // 2
     r = (positions[:, None] - positions[None, :]).astype(np.int64)
     return table.astype(np.float64)[np.clip(r, -K, K) + K]
@@ -281,8 +293,10 @@ def sinusoidal_pair_decomposition() -> dict[str, sympy.Expr]:
         + \underbrace{\tfrac{e-a}{2}\cos((i+j)\omega) + \tfrac{b+c}{2}\sin((i+j)\omega)}_{\text{absolute}}
 
     with :math:`p_i = (\sin i\omega, \cos i\omega)`.  The absolute part vanishes for all
-    :math:`i, j` iff :math:`e = a` and :math:`c = -b`, i.e. :math:`M = aI + bJ`
-    (a scaled rotation).  Returns ``{"lhs", "relative", "absolute", "residual"}`` where
+    :math:`i, j` iff :math:`e = a` and :math:`c = -b`, i.e. :math:`M = aI + bJ` with
+    :math:`J = \begin{pmatrix} 0 & 1 \\ -1 & 0 \end{pmatrix}` (a scaled rotation): the coefficients of
+    :math:`\cos((i+j)\omega)` and :math:`\sin((i+j)\omega)` must both vanish.  Returns
+    ``{"lhs", "relative", "absolute", "residual"}`` where
     ``residual = expand(lhs - relative - absolute, trig=True)`` is 0 (sympy's proof).
     Source: product-to-sum formulas; RoFormer §2.2 (the pure-position term).
 

@@ -104,11 +104,13 @@ def test_published_values_match_with_powers_of_two(bounds):
     assert [two_significant(bounds[L].base) for L in (2000, 4000, 8000)] == [1.2e4, 2.7e4, 8.4e4]
 
 
-def test_certificate_every_sampled_base_below_b_star_fails(bounds):
-    """Independent brute force on 300 bases in [1.01, b*) (L = 1024): none satisfies the condition."""
-    r = bounds[1024]
+@pytest.mark.parametrize("length", [1024, 8192])
+def test_certificate_every_sampled_base_below_b_star_fails(bounds, length):
+    """Independent brute force on 300 bases in [1.01, b*): none satisfies the condition (so b* is not
+    just some base where it holds: no sampled smaller base does)."""
+    r = bounds[length]
     grid = np.geomspace(1.01, r.proven_below, 300)
-    assert all(brute_min(b, 1024) < 0 for b in grid)
+    assert all(brute_min(b, length) < 0 for b in grid)
 
 
 def test_small_case_against_a_dense_brute_force_scan():

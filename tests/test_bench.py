@@ -149,7 +149,62 @@ def test_cli_text_and_plots(tmp_path, capsys):
 
 @pytest.mark.parametrize("args, message", [(["--repeats", "3"], "--repeats must be >= 5, got 3"),
                                            (["--plot", "figures"], "--plot DIR must not be figures/"),
-                                           (["--dim", "7"], "d must be a positive even integer, got 7")])
+                                           (["--dim", "7"], "--dim must be a positive even integer, got 7"),
+                                           (["--heads", "0"], "--heads must be an integer >= 1, got 0"),
+                                           (["--positions", "-5"], "--positions must be an integer >= 1, got -5")])
 def test_cli_bad_usage(args, message, capsys):
     assert main([*CLI_TINY, *args]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(f"ropemath bench: error: {message}") and err.count("\n") == 1  # one line
+
+
+def test_cli_checks_sizes_and_plot_dir_before_running_anything(tmp_path, capsys, monkeypatch):
+    """A bad --dim is refused even when the table is not run; a --plot DIR that cannot be created
+    (here: a path under a regular file) is refused up front with one line, not a traceback after the run."""
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("a section ran before the arguments were checked")
+
+    for name in ("rope_table", "scaling", "decay_timing"):
+        monkeypatch.setattr(bench, name, must_not_run)
+    assert main(["bench", "--sections", "decay", "--dim", "7"]) == 2
+    assert capsys.readouterr().err == "ropemath bench: error: --dim must be a positive even integer, got 7\n"
+    blocker = tmp_path / "a_file"
+    blocker.write_text("")
+    for bad in (blocker, blocker / "sub"):
+        assert main([*CLI_TINY, "--plot", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"ropemath bench: error: --plot DIR must be a writable directory, got '{bad}'")
+        assert err.count("\n") == 1
+
+
+def test_cli_wrong_variant_exits_1(monkeypatch, capsys):
+    """The benchmark's own check, through the command: a wrong apply_rope is reported, nothing is timed."""
+    monkeypatch.setattr(bench, "apply_rope", lambda x, m, base, layout: apply_rope(x, m + 1, base=base, layout=layout))
+    monkeypatch.setattr(bench, "time_rounds", lambda *a, **k: pytest.fail("timed a wrong variant"))
+    assert main(CLI_TINY) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ropemath bench: correctness check failed: apply_rope|interleaved (float32): relative error")
+
+
+def test_bench_functions_reject_bad_input():
+    with pytest.raises(ValueError, match=r"^dtypes must be a non-empty tuple of names from \('float16', 'float32', "
+                                         r"'float64'\), got \('int32',\)$"):
+        bench.rope_table(**TINY, dtypes=("int32",))
+    with pytest.raises(TypeError, match=r"^dtypes must be a tuple of names"):
+        bench.rope_table(**TINY, dtypes="float32")
+    with pytest.raises(ValueError, match=r"^d and t must contain only positive values"):
+        bench.fit_exponent([256, 512], [0.0, 1.0])
+    with pytest.raises(ValueError, match=r"^d and t must be 1-D of equal length, got shapes \(3,\) and \(2,\)$"):
+        bench.fit_exponent([256, 512, 1024], [1.0, 1.0])
+    with pytest.raises(TypeError, match=r"^funcs must be a mapping of names to callables, got list"):
+        bench.time_rounds([lambda: 1])
+    with pytest.raises(TypeError, match=r"^x must be a real floating-point array"):
+        bench.plain_rope(np.arange(4), np.ones(4), np.ones(4), "half")
+    with pytest.raises(ValueError, match=r"^x and R must have shapes \(heads, P, d\) and \(P, d, d\), got \(2, 3, 4\) "
+                                         r"and \(3, 5, 5\)$"):
+        bench.dense_apply(np.ones((2, 3, 4)), np.ones((3, 5, 5)))
+
+
+def test_float16_table_is_checked_too():
+    rows = bench.rope_table(**TINY, dtypes=("float16",))
+    assert {r["dtype"] for r in rows} == {"float16"} and all(r["error"] <= 16 * np.finfo(np.float16).eps for r in rows)

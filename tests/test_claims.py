@@ -75,11 +75,58 @@ def test_ids_are_unique_and_name_their_note():
         assert e.source.title == NOTES[e.note][1] and e.source.file == NOTES[e.note][0]
 
 
+def _headings(file):
+    """The note's lines with Markdown '#' markers and the scraped pages' trailing '#' anchors stripped."""
+    lines = (SEEDS / file).read_text(encoding="utf-8").splitlines()
+    return [line.strip().lstrip("#").strip().rstrip("#").strip() for line in lines]
+
+
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the source notes are not in this checkout")
-def test_sections_are_quoted_verbatim_from_the_notes():
-    for e in LEDGER:
-        text = (SEEDS / e.source.file).read_text(encoding="utf-8")
-        assert e.source.section in text, (e.id, e.source.section)
+def test_sections_are_whole_heading_lines_of_the_notes_in_order():
+    # a section must be a whole line of the note (not just a substring such as "RoPE"), and the
+    # entries of a note follow the note's order of sections
+    for note in NOTES:
+        lines = _headings(NOTES[note][0])
+        where = []
+        for e in entries(note):
+            assert e.source.section in lines, (e.id, e.source.section)
+            where.append(lines.index(e.source.section))
+        assert where == sorted(where), note
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source notes are not in this checkout")
+def test_sections_with_mathematics_have_entries():
+    # Headings of the notes that carry no checkable mathematics (navigation, experiments reported
+    # as tables and figures, link lists); every other heading must have at least one entry.
+    no_math = {
+        "000": {"實作", "推導", "一些性質", "Reference"},
+        "001": {"1. 前置数学公式", "2. 推导过程", "2.1 目标", "3. 总结"},
+        "004": {"Recommended", "Rotary Position Embedding", "Theoretical Explanation", "Experiments and Evaluations",
+                "Machine Translation", "Pre-training Language Modeling", "Fine-tuning on GLUE tasks"},
+    }
+    headings = {
+        "000": ["Basics", "實作", "基本定義", "Self-Attention", "推導", "二維空間", "一般化", "效能優化", "一些性質",
+                "Long-term Decay", "與線性注意力", "靈活性", "正交性", "Reference"],
+        "001": ["1. 前置数学公式", "1.1 复数的指数形式", "1.2 复数的乘法", "1.3 复数的共轭", "1.4 旋转矩阵",
+                "2. 推导过程", "2.1 目标", "2.2 假设", "2.3 复数的引入", "2.4 使用复数的指数形式", "2.5 求解模长",
+                "2.6 求解角度", "2.7 得到解", "2.8 二维编码形式", "2.8.1 推导公式", "2.9 跟Sinusoidal公式比较",
+                "2.10 多维情况", "2.10.1 乘性位置编码的变体", "3. 总结"],
+        "002": ["精英笔记:旋转位置编码 (RoPE)", "1. 目标:真正的相对位置编码", "2. 核心思想:用旋转编码位置",
+                "3. 高维空间的实现", "4. 数学与代码实现", "4.1 高效实现", "4.2 代码实现"],
+        "003": ["RoPE", "2D case", "General form"],
+        "004": ["Recommended", "Background and Related Work", "Preliminary", "Absolute Position Embedding",
+                "Relative Position Embedding", "RoPE", "Formulation", "Rotary Position Embedding",
+                "Derivation of RoPE under 2D", "General form", "Properties of RoPE", "Theoretical Explanation",
+                "Computational efficient realization of rotary matrix multiplication", "Long-term decay of RoPE",
+                "Experiments and Evaluations", "Machine Translation", "Pre-training Language Modeling",
+                "Fine-tuning on GLUE tasks", "Performer with RoPE", "Evaluation on Chinese Data", "Summary"],
+    }  # written by reading the notes; §1.5 of note 001 is the mangled-LaTeX heading below
+    headings["001"].insert(5, claims.note001.SECTION_1_5)
+    for note, names in headings.items():
+        lines = _headings(NOTES[note][0])
+        assert all(name in lines for name in names), note  # the list above is itself quoted verbatim
+        covered = {e.source.section for e in entries(note)}
+        assert set(names) - no_math.get(note, set()) == covered, note
 
 
 def test_every_note_and_verdict_is_represented():
@@ -128,12 +175,13 @@ def test_a_fails_entry_whose_correction_does_not_hold_disagrees():
     assert run([e])[0].problems == ["the correction was not shown to hold"]
 
 
-def test_entries_filters_by_file_name_or_prefix():
-    assert entries("001") == entries("001_7e3e9fdbef5f3390.txt")
+def test_entries_filters_by_file_name_path_or_prefix():
+    assert entries("001") == entries("001_7e3e9fdbef5f3390.txt") == entries("/x/seeds/001_7e3e9fdbef5f3390.txt")
     assert {e.note for e in entries("001")} == {"001"}
     assert len(entries()) == len(LEDGER)
-    with pytest.raises(ValueError, match="source must be"):
-        entries("007")
+    for bad, why in [("007", "no note"), ("00", "5 notes"), ("", "no note")]:
+        with pytest.raises(ValueError, match=f"source must be.*{why}"):
+            entries(bad)
     with pytest.raises(TypeError):
         entries(1)
 
@@ -206,6 +254,44 @@ def test_frequency_counterexamples_by_hand():
     assert ex["angle of pair 0"] == [256.0, 256.0]
 
 
+def test_odd_dimension_counterexample_by_hand():
+    # note 000 never says d is even: for d = 3 the 2x2 blocks cover 2 coordinates, and Theta's index set
+    # i = 1..d/2 ends at 1.5.
+    ex = result("n000-definitions").outcome.counterexample
+    assert (ex["d"], ex["d/2"], ex["coordinates covered by the 2x2 blocks"]) == (3, 1.5, 2)
+
+
+def _rotate_pairs(x, m, d, base=10000.0):
+    """Rotate each adjacent pair (x_2i, x_2i+1) by m theta_i, written out with cos/sin (RoFormer eq. 13-15)."""
+    out = np.empty(d)
+    for i in range(d // 2):
+        a = m * base ** (-2 * i / d)
+        out[2 * i] = math.cos(a) * x[2 * i] - math.sin(a) * x[2 * i + 1]
+        out[2 * i + 1] = math.sin(a) * x[2 * i] + math.cos(a) * x[2 * i + 1]
+    return out
+
+
+def test_values_left_unrotated_keep_outputs_relative():
+    # n002-values, recomputed with a plain softmax loop: shifting all positions leaves o_m unchanged when v
+    # is not rotated, and changes it when v is rotated too.
+    q, k, v = np.random.default_rng(7).standard_normal((3, 5, 4))  # seed 7
+    pos = [0.0, 2.0, 3.0, 7.0, 8.0]
+
+    def outputs(shift, rotate_v):
+        rq = [_rotate_pairs(q[a], pos[a] + shift, 4) for a in range(5)]
+        rk = [_rotate_pairs(k[b], pos[b] + shift, 4) for b in range(5)]
+        vv = [_rotate_pairs(v[b], pos[b] + shift, 4) if rotate_v else v[b] for b in range(5)]
+        out = []
+        for a in range(5):
+            w = [math.exp(float(rq[a] @ rk[b]) / 2.0) for b in range(5)]
+            out.append(sum(wb * vb for wb, vb in zip(w, vv, strict=True)) / sum(w))
+        return np.array(out)
+
+    assert np.max(np.abs(outputs(0.0, False) - outputs(5.0, False))) < 1e-12
+    assert np.max(np.abs(outputs(0.0, True) - outputs(5.0, True))) > 0.1
+    assert result("n002-values").agrees
+
+
 # --- the command -------------------------------------------------------------------------
 
 
@@ -221,8 +307,12 @@ def test_cli_json(capsys):
     assert main(["claims", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [d["id"] for d in data] == [e.id for e in LEDGER]
-    fields = {"id", "source", "claim", "verdict", "check", "evidence", "counterexample", "condition", "correction"}
-    assert fields <= set(data[0])
+    fields = {"id", "source", "claim", "verdict", "computed_verdict", "agrees", "check", "evidence", "counterexample",
+              "reading", "condition", "correction", "correction_holds", "reason"}
+    assert all(set(d) == fields for d in data)
+    assert all(set(d["source"]) == {"title", "file", "section"} for d in data)
+    fails = [d for d in data if d["verdict"] == "fails"]
+    assert fails and all(d["counterexample"] and d["correction"] and d["correction_holds"] is True for d in fails)
     assert all(d["verdict"] == d["computed_verdict"] and d["agrees"] for d in data)
     assert data[0]["check"].startswith("ropemath.claims.checks_")
 
@@ -234,8 +324,12 @@ def test_cli_source_filter_and_utf8(capsys):
     assert main(["claims", "--source", "001_7e3e9fdbef5f3390.txt", "--json"]) == 0
     raw = capsys.readouterr().out
     assert "旋转位置编码(RoPE)公式详细推导过程" in raw  # not \\u-escaped
-    assert main(["claims", "--source", "nope"]) == 2
-    assert "source must be" in capsys.readouterr().err
+    assert main(["claims", "--source", str(SEEDS / "001_7e3e9fdbef5f3390.txt"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == data
+    for bad in ("nope", "00"):
+        assert main(["claims", "--source", bad]) == 2
+        captured = capsys.readouterr()
+        assert "source must be" in captured.err and captured.out == ""
 
 
 def test_cli_exits_1_when_a_check_disagrees(monkeypatch, capsys):

@@ -1,4 +1,5 @@
-"""Tests of ropemath.decay: partial sums, the Figure 2 bound, the Abel bound (RoFormer eq. 35-37).
+"""Tests of ropemath.decay, ropemath.abel and ropemath.plateau: partial sums, the Figure 2 bound, its
+far-out level, and the Abel bound on one score (RoFormer eq. 35-37).
 
 Every expected value comes from a construction that shares no code with ropemath: plain
 Python loops over ``cmath`` (frequencies from the paper's 1-based formula), dense rotation
@@ -13,20 +14,22 @@ import pytest
 from constructions import loop_block_diagonal, paper_theta
 
 from ropemath import apply_rope, frequencies
-from ropemath.decay import (
+from ropemath.abel import (
     abel_bound,
     abel_check,
     abel_constant,
     abel_identity_error,
-    binned_bound,
     complex_score,
+    pair_products,
+)
+from ropemath.decay import (
+    binned_bound,
     decay_bound,
     decay_bound_slope,
-    pair_products,
     partial_sums,
-    random_phase_level,
     rising_intervals,
 )
+from ropemath.plateau import random_phase_level
 
 # --- independent constructions ---------------------------------------------------------------
 
@@ -230,6 +233,22 @@ def test_far_out_bound_does_not_tend_to_zero():
         assert float(decay_bound(rv, 128)) == pytest.approx(loop_bound(float(rv), 128), rel=1e-9)
 
 
+def test_far_out_level_is_the_same_for_every_base_once_r_is_far_beyond_the_slowest_wavelength():
+    # The plateau depends on d only, but only where r >> 1/θ_{d/2-1} (93, 8660 and 4.1e5 for the three
+    # bases): seeded 20000 distances in [1e7, 1e8]; the standard error of each mean is about 0.013.
+    level = random_phase_level(128)
+    for base in (1e2, 1e4, 5e5):
+        assert 1e7 > 20 / paper_theta(64, 128, base)  # every r >= 1e7 is over 20 times 1/θ_{d/2-1}
+        r = np.random.default_rng(4).uniform(1e7, 1e8, 20000)
+        b = decay_bound(r, 128, base)
+        assert abs(b.mean() - level) < 0.06
+        for rv in r[:3]:
+            assert float(decay_bound(rv, 128, base)) == pytest.approx(loop_bound(float(rv), 128, base), rel=1e-8)
+    # Not yet at base 5e5 for r in [1e5, 1e6] (r < 2.5 / θ_min): the mean is 3.7 standard errors low.
+    b = decay_bound(np.random.default_rng(4).uniform(1e5, 1e6, 20000), 128, 5e5)
+    assert level - b.mean() > 0.04
+
+
 # --- claims about the base --------------------------------------------------------------------
 
 
@@ -341,6 +360,31 @@ def test_score_functions_reject_bad_input():
         abel_bound(np.ones(4, dtype=int), np.ones(4), 0.0)
     with pytest.raises(ValueError, match="trials must be an integer >= 1"):
         abel_check(8, trials=0)
+    with pytest.raises(ValueError, match="distances must contain at least one"):
+        abel_check(8, trials=1, distances=[])
+    with pytest.raises(TypeError, match="aligned must be a bool"):
+        abel_check(8, trials=1, aligned="yes")
+    with pytest.raises(TypeError, match="exact must be a bool"):
+        random_phase_level(8, exact="no")
+    with pytest.raises(ValueError, match=r"quantiles must be a pair"):
+        binned_bound([1.0, 2.0], 8, quantiles=(0.1, 0.5, 0.9))
+    with pytest.raises(ValueError, match=r"quantiles must be a pair"):
+        binned_bound([1.0, 2.0], 8, quantiles=0.5)
+    with pytest.raises(ValueError, match=r"step must leave at most 10\*\*7 samples"):
+        rising_intervals(8, r_max=1e6, step=1e-3)
+    with pytest.raises(ValueError, match=r"step must be in \(0, r_max\]"):
+        rising_intervals(8, r_max=10.0, step=0.0)
+
+
+def test_names_moved_out_of_decay_are_still_importable_from_it():
+    import ropemath
+    import ropemath.decay as decay
+
+    for name in ("pair_products", "complex_score", "abel_constant", "abel_bound", "abel_identity_error",
+                 "abel_check", "random_phase_level"):
+        assert getattr(decay, name) is getattr(ropemath, name)
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        _ = decay.nope
 
 
 def test_individual_scores_need_not_decay():
@@ -353,3 +397,18 @@ def test_individual_scores_need_not_decay():
     assert max(far) > at_zero
     dense = [(loop_block_diagonal(r, 128) @ q) @ k for r in range(100, 257)]  # m = r, n = 0
     assert np.allclose(complex_score(q, k, np.arange(100.0, 257.0)), dense, rtol=0, atol=1e-9)
+
+
+def test_aligned_scores_stay_well_above_zero_up_to_256():
+    # Notebook 05 §8 and figure bound_vs_scores: the aligned vector is the third draw of rng(0).  Its cosine
+    # score(r)/|q|^2 (dense block-by-block matrices, integers 50..256) averages 0.36 and stays in
+    # [0.07, 0.61], because pairs i >= 39 (θ_i < 1/256, so r θ_i < 1 rad) hold 38 % of |q|^2 here.
+    rng = np.random.default_rng(0)
+    rng.standard_normal(128), rng.standard_normal(128)
+    q = rng.standard_normal(128)
+    cos = np.array([(loop_block_diagonal(r, 128) @ q) @ q for r in range(50, 257)]) / (q @ q)
+    assert 0.33 < cos.mean() < 0.39 and 0.05 < cos.min() and cos.max() < 0.62
+    slow = [j for j in range(1, 65) if paper_theta(j, 128) < 1 / 256]
+    assert slow[0] == 40  # the paper's j = 40 is our i = 39
+    share = sum(q[2 * j - 2] ** 2 + q[2 * j - 1] ** 2 for j in slow) / (q @ q)
+    assert 0.37 < share < 0.41

@@ -13,9 +13,9 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(ropemath.__path__, "ropem
 # Modules whose public functions implement mathematics: each must show its equation and a doctest.
 MATH_MODULES = {
     "ropemath.rotation", "ropemath.apply", "ropemath.checks", "ropemath.cache", "ropemath.decay",
-    "ropemath.scaling", "ropemath.base_bound", "ropemath.attention", "ropemath.encodings",
+    "ropemath.scaling", "ropemath.base_bound", "ropemath.attention", "ropemath.linear_attention", "ropemath.encodings",
     "ropemath.implementations", "ropemath.precision", "ropemath.spectrum", "ropemath.roundoff",
-    "ropemath.blocks",
+    "ropemath.blocks", "ropemath.abel", "ropemath.plateau", "ropemath.yarn",
 }
 
 

@@ -119,6 +119,16 @@ def test_absolute_part_vanishes_exactly_for_scaled_rotations():
     assert sp.simplify(parts["absolute"].subs({a: 1, b: 0, c: 0, e: 0})) != 0
 
 
+def test_absolute_part_vanishing_forces_a_scaled_rotation():
+    """The 'only if': vanishing at (i+j)ω = 0 and (i+j)ω = π/2 already forces e = a and c = -b (sympy solve)."""
+    parts = sinusoidal_pair_decomposition()
+    a, b, c, e = sp.symbols("a b c e", real=True)
+    i, j = sp.symbols("i j", real=True)
+    omega = sp.Symbol("omega", positive=True)
+    at = [parts["absolute"].subs({i: 0, j: 0}), parts["absolute"].subs({i: sp.pi / (2 * omega), j: 0})]
+    assert sp.solve(at, [e, c], dict=True) == [{e: a, c: -b}]
+
+
 def _position_term(M, positions, d):
     p = sinusoidal_encoding(positions, d)
     return p @ M @ p.T
@@ -232,6 +242,20 @@ def test_relative_bias_matches_loop_and_is_shift_invariant():
     assert np.array_equal(relative_bias(np.array(pos) + 50, table), B)
 
 
+def test_sinusoidal_relative_vector_factors_through_rotations():
+    """Notebook 01: r_(m-n) = R_(n-m) e, so q^T W r_(m-n) = (R_m W^T q)^T (R_n e): a query-side times a key-side
+    vector.  Independent sides: Vaswani's formula (math module) for r, dense rotation matrices for the right side."""
+    rng = np.random.default_rng(9)
+    d = 8
+    e = np.tile([0.0, 1.0], d // 2)
+    for _ in range(5):
+        q, W = rng.standard_normal(d), rng.standard_normal((d, d))
+        m, n = (int(v) for v in rng.integers(-300, 300, size=2))
+        lhs = q @ W @ np.array(vaswani_vector(m - n, d))
+        rhs = (rotation_matrix(m, d) @ W.T @ q) @ (rotation_matrix(n, d) @ e)
+        assert abs(lhs - rhs) < 1e-11
+
+
 def test_relative_bias_matrix_has_full_rank():
     """Notebook 01: a T5-style bias matrix has rank N (no fixed-size feature factorisation)."""
     rng = np.random.default_rng(0)
@@ -295,6 +319,12 @@ def test_bad_inputs_additive_scores():
         sinusoidal_scores(x, [0, 1], w, w)
     with pytest.raises(ValueError, match=r"^positions must have shape \(N,\)"):
         sinusoidal_scores(x, np.zeros((3, 1)), w, w)
+    with pytest.raises(ValueError, match=r"^x must contain only finite values"):
+        additive_scores(np.full((3, 4), np.nan), x, w, w)
+    with pytest.raises(ValueError, match=r"^p must contain only finite values"):
+        additive_scores(x, np.full((3, 4), np.inf), w, w)
+    with pytest.raises(ValueError, match=r"^x must contain only finite values"):
+        sinusoidal_scores(np.full((3, 4), np.nan), [0, 1, 2], w, w)
 
 
 def test_bad_inputs_relative_bias():
@@ -306,6 +336,10 @@ def test_bad_inputs_relative_bias():
         relative_bias([0, 0.5], np.zeros(3))
     with pytest.raises(ValueError, match=r"^positions must have shape \(N,\) with N >= 1"):
         relative_bias([], np.zeros(3))
+    with pytest.raises(ValueError, match=r"^table must contain only finite values"):
+        relative_bias([0, 1], np.array([0.0, np.nan, 1.0]))
+    with pytest.raises(ValueError, match=r"^positions must be integers of magnitude <= 2\*\*52, got 1e\+30$"):
+        relative_bias([0.0, 1e30], np.zeros(3))
 
 
 def test_bad_inputs_symbolic():

@@ -24,6 +24,7 @@ from ropemath import (
     rope_softmax_attention,
     rotate_every_two,
     rotate_half,
+    rotation_matrix,
     to_half,
 )
 
@@ -172,6 +173,55 @@ def test_implementations_agree_across_layouts():
     assert np.abs(neox_rope(x, m) - reference).max() > 1.0
 
 
+# --- every implementation against apply_rope and the package's dense rotation_matrix ------------
+
+
+def _partial_dense(m, d, r, layout):
+    """diag(R^r_m, I_{d-r}) from rotation_matrix (frequencies of an r-dimensional RoPE)."""
+    block = np.eye(d)
+    block[:r, :r] = rotation_matrix(m, r, layout=layout)
+    return block
+
+
+IMPLEMENTATIONS = {  # name: (function, its layout, dense matrix for (m, d))
+    "meta_llama_rope": (meta_llama_rope, "interleaved", lambda m, d: rotation_matrix(m, d)),
+    "gptj_rope": (gptj_rope, "interleaved", lambda m, d: rotation_matrix(m, d)),
+    "neox_rope": (neox_rope, "half", lambda m, d: rotation_matrix(m, d, layout="half")),
+    "partial_rotary interleaved": (lambda x, m: partial_rotary(x, m, 16), "interleaved",
+                                   lambda m, d: _partial_dense(m, d, 16, "interleaved")),
+    "partial_rotary half": (lambda x, m: partial_rotary(x, m, 16, layout="half"), "half",
+                            lambda m, d: _partial_dense(m, d, 16, "half")),
+}
+
+
+@pytest.mark.parametrize("name", list(IMPLEMENTATIONS))
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_each_implementation_matches_apply_rope_and_rotation_matrix(name, dtype):
+    """Batch (heads, positions, d) = (3, 9, 64), positions up to 1e5 (seed 8): each implementation equals
+    apply_rope in its layout (on the rotated slice for partial rotary) and the dense R_m x per vector."""
+    fn, layout, dense = IMPLEMENTATIONS[name]
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 9, 64)).astype(dtype)
+    m = rng.integers(0, 100_000, size=9)
+    y = fn(x, m)
+    assert y.shape == x.shape and y.dtype == x.dtype
+    tol = 1e-13 if dtype == np.float64 else 1e-6
+    if name.startswith("partial"):
+        fast = np.concatenate([apply_rope(x[..., :16], m, layout=layout), x[..., 16:]], axis=-1)
+    else:
+        fast = apply_rope(x, m, layout=layout)
+    assert np.max(np.abs(y.astype(np.float64) - fast)) <= tol * np.max(np.abs(x))
+    for h in range(3):
+        for j, p in enumerate(m):
+            expected = dense(float(p), 64) @ x[h, j].astype(np.float64)
+            assert np.max(np.abs(y[h, j] - expected)) <= tol * np.max(np.abs(x)), (name, h, j)
+    # and the other layout's matrix is far off (the test can tell the layouts apart)
+    other = {"interleaved": "half", "half": "interleaved"}[layout]
+    if not name.startswith("partial"):
+        wrong = np.stack([rotation_matrix(float(p), 64, layout=other) @ x[0, j] for j, p in enumerate(m)])
+        assert np.max(np.abs(y[0] - wrong)) > 0.1
+
+
 # --- partial rotary ----------------------------------------------------------------------------
 
 
@@ -310,6 +360,20 @@ def test_unpermuted_weights_change_scores(checkpoint):
         assert rel(S_raw[:, band], S_meta[:, band]) == pytest.approx(expected, abs=5e-4)
     # on the diagonal nothing is rotated relative to anything else: q_m . k_m in both models
     assert np.abs(np.diagonal(S_raw, axis1=1, axis2=2) - np.diagonal(S_meta, axis1=1, axis2=2)).max() < 1e-13
+
+
+def test_wrong_rotation_uses_a_frequency_of_neither_pair_except_first_and_last():
+    """Notebook 07: rotate_half on unpermuted weights turns coordinates i and i + d_h/2 (Meta pairs i // 2 and
+    i // 2 + d_h/4) at theta_i, which is one of their two frequencies only for i = 0 and i = d_h/2 - 1."""
+    for d_head in (8, 64, 128):
+        h = d_head // 2
+        matches = []
+        for i in range(h):
+            pair_a, pair_b = i // 2, (i + h) // 2  # Meta's (interleaved) pairs of the two coordinates
+            assert pair_b == pair_a + d_head // 4
+            if i in (pair_a, pair_b):  # theta_i is theta_{pair_a} or theta_{pair_b} iff the indices agree
+                matches.append(i)
+        assert matches == [0, h - 1]
 
 
 def test_unpermuted_scores_still_relative(checkpoint):

@@ -55,3 +55,16 @@ def test_figure_bad_input():
         position_error_figure([0.0, 2.0], {"a": [1e-16, 1e-16]})
     with pytest.raises(ValueError, match=r"^bases must be a non-empty sequence"):
         spectrum_figure(bases=())
+    with pytest.raises(TypeError, match=r"^bases must be a non-empty sequence of bases, got float$"):
+        spectrum_figure(bases=10000.0)
+    with pytest.raises(ValueError, match=r"^base must be a finite real number > 0, got -1.0$"):
+        spectrum_figure(bases=(10000.0, -1.0))
+    with pytest.raises(TypeError, match=r"^errors must be a mapping from labels to error arrays, got list$"):
+        position_error_figure([1.0, 2.0], [1e-16, 1e-16])
+    # a NaN or negative error is refused, not drawn or counted as an "exact zero"
+    with pytest.raises(ValueError, match=r"^errors\['a'\] must contain only finite values"):
+        position_error_figure([1.0, 2.0], {"a": [np.nan, 1e-16]})
+    with pytest.raises(ValueError, match=r"^errors\['a'\] must contain only errors >= 0, got a negative entry$"):
+        position_error_figure([1.0, 2.0], {"a": [-1e-16, 1e-16]})
+    with pytest.raises(TypeError, match=r"^errors\['a'\] must be a real number or an array of real numbers"):
+        position_error_figure([1.0, 2.0], {"a": [1j, 1e-16]})

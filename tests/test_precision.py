@@ -210,6 +210,17 @@ def test_notebook_phase_error_table():
             assert f"{independent:.2e}" == f"{value:.2e}", (m, fmt)
 
 
+def test_float32_phase_error_at_one_million_stated_in_notebook_04():
+    """Notebook 04 prints the float32 phase error at m = 10^6, d = 128: 5.2e-02 rad, at pair 1.  By hand: theta_1 =
+    10000^(-1/64) = 0.866 rounds to float32 with relative error <= 2^-24 (up to 0.05 rad after multiplying by 10^6),
+    and the product 865,964 rounds to float32's spacing 2^-4 there (up to 0.031 rad more)."""
+    theta = frequencies(128)
+    errs = [wrapped(reference_angles(10**6, t, "float32") - 10**6 * t) for t in theta]
+    assert f"{max(errs):.1e}" == "5.2e-02" and int(np.argmax(errs)) == 1
+    assert max(errs) <= 10**6 * theta[1] * 2.0**-24 + 2.0**-5
+    assert float(phase_error(10**6, 128, dtype="float32").max()) == pytest.approx(max(errs), rel=1e-9)
+
+
 # --- shift invariance --------------------------------------------------------------------------
 
 
@@ -252,6 +263,23 @@ def test_collapsed_bfloat16_positions_see_distance_zero():
     expected = abs(float(q @ k) - complex_score(q, k, ang5, ang0)) / (np.linalg.norm(q) * np.linalg.norm(k))
     for s in (10_000, 100_000, 1_000_000):
         assert shift_error_in_format(q, k, 5, 0, s, dtype="bfloat16") == pytest.approx(expected, abs=1e-14)
+
+
+def test_bfloat16_distance_seen_beyond_10_000_is_mostly_but_not_always_zero():
+    """Notebook 07: positions s and s + 5 collapse to one bfloat16 number for the table's shifts 10^4, 10^5, 10^6,
+    but not for every s >= 10^4: when a rounding boundary (midpoint between bfloat16 neighbours) lies in
+    [s, s + 5) the distance seen is a whole gap, 64 below 2^14 = 16384 and 128 above.  By hand: the spacing is 64
+    on [8192, 16384), 128 on [16384, 32768); s = 10012: 10012 -> 9984 (28 below the midpoint 10016), 10017 -> 10048.
+    Counted over s = 10^4 .. 2*10^4 - 1 with the frexp/round construction (not ropemath)."""
+    seen = [bf16_reference(float(s + 5)) - bf16_reference(float(s)) for s in range(10_000, 20_000)]
+    counts = {gap: seen.count(gap) for gap in sorted(set(seen))}
+    assert counts == {0.0: 9360, 64.0: 500, 128.0: 140}
+    assert seen[12] == 64.0 and bf16_reference(10012.0) == 9984.0 and bf16_reference(10017.0) == 10048.0
+    for s in (10_000, 100_000, 1_000_000):  # the shifts of the notebook's table
+        assert bf16_reference(float(s + 5)) == bf16_reference(float(s))
+    shifts = np.arange(10_000, 20_000)
+    got = round_to_format(shifts + 5, "bfloat16") - round_to_format(shifts, "bfloat16")
+    np.testing.assert_array_equal(got, seen)
 
 
 # --- apply_rope keeps its angles in float64 ----------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests of ropemath.scaling: PI, NTK, dynamic NTK, YaRN (paper and reference code), Llama 3.1,
+"""Tests of ropemath.scaling and ropemath.yarn: PI, NTK, dynamic NTK, YaRN (paper and reference code), Llama 3.1,
 the relative-position identity with scaled frequencies, unseen angles, and the numbers notebook 08 states.
 
 Expected values come from plain Python loops over ``math`` written from the papers' formulas
@@ -18,8 +18,6 @@ from ropemath.scaling import (
     dynamic_ntk_frequencies,
     dynamic_ntk_scale,
     extension_frequencies,
-    llama31_bands,
-    llama31_frequencies,
     never_full_turn,
     ntk_base,
     ntk_frequencies,
@@ -27,6 +25,10 @@ from ropemath.scaling import (
     theta_relative_position_error,
     theta_rotation_matrix,
     unseen_angle_pairs,
+)
+from ropemath.yarn import (
+    llama31_bands,
+    llama31_frequencies,
     yarn_attention_factor,
     yarn_correction_dim,
     yarn_correction_range,

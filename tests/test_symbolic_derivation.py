@@ -14,7 +14,10 @@ from ropemath.rotation import rotation_2d
 from ropemath.symbolic.common import k, m, n, q, q0, q1, rotation, theta
 from ropemath.symbolic.derivation import (
     R_f,
+    R_g,
     Theta,
+    Theta_f,
+    Theta_g,
     derivation_steps,
     gamma,
     rope_2d_solution,
@@ -84,6 +87,29 @@ def test_intermediate_results():
     assert step("initial_phase").rhs == 0
 
 
+def test_radial_and_angular_equations_are_the_ones_of_the_paper():
+    # RoFormer §3.4.1 / Su: R_f(q,m) R_f(k,n) = R_g(q,k,m-n) and Θ_f(q,m) − Θ_f(k,n) = Θ_g(q,k,m-n), typed here
+    radial, angular = step("radial_equation"), step("angular_equation")
+    assert sp.expand(radial.lhs - R_f(q, m) * R_f(k, n)) == 0 and radial.rhs == R_g(q, k, m - n)
+    assert sp.expand(angular.lhs - (Theta_f(q, m) - Theta_f(k, n))) == 0 and angular.rhs == Theta_g(q, k, m - n)
+    # both start from the complex requirement f(q,m) conj f(k,n) = R_g e^{iΘ_g} (step 3) and its unit part (step 5)
+    assert radial.given.rhs == R_g(q, k, m - n) * sp.exp(sp.I * Theta_g(q, k, m - n))
+    assert angular.given.rhs == sp.exp(sp.I * Theta_g(q, k, m - n))
+
+
+WRONG_SIDES = [
+    ("polar_product", "rhs", R_f(q, m) * R_f(k, n) * sp.exp(sp.I * (Theta_f(q, m) + Theta_f(k, n)))),  # conj lost
+    ("radial_equation", "lhs", R_f(q, m) * R_f(k, n) ** 2),  # wrong modulus
+    ("radial_equation", "lhs", -R_f(q, m) * R_f(k, n)),  # right square, but negative: not a modulus
+    ("angular_equation", "lhs", Theta_f(q, m) + Theta_f(k, n)),  # arguments added instead of subtracted
+]
+
+
+@pytest.mark.parametrize("key, field, value", WRONG_SIDES)
+def test_modulus_and_argument_checks_reject_wrong_sides(key, field, value):
+    assert verify_step(dataclasses.replace(step(key), **{field: value})) is False
+
+
 def test_rotation_form_matrix_matches_numpy_rotation_2d():
     # the matrix of step 11, evaluated, against ropemath.rotation.rotation_2d (numpy)
     matrix = step("rotation_form").rhs.args[0]
@@ -111,7 +137,7 @@ CORRUPTIONS = {
     "polar_product": lambda s: s.rhs.subs(R_f(q, m), 1),
     "radial_equation": lambda s: s.rhs * 2,
     "radial_solution": lambda s: sp.Abs(q) ** 2,
-    "angular_equation": lambda s: sp.conjugate(s.rhs),
+    "angular_equation": lambda s: -s.rhs,
     "angle_split": lambda s: 2 * Theta(q) + varphi(m),
     "angular_recurrence": lambda s: s.rhs + m,
     "phase_solution": lambda s: gamma - m * theta,

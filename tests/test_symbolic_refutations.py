@@ -34,6 +34,30 @@ def test_each_claim_is_refuted(name):
     assert r.values_text() and r.summary() and r.source and r.holds_when
 
 
+# Worked by hand (R(a) = [[cos a, -sin a], [sin a, cos a]], R(pi/2)(x, y) = (-y, x)); m = 1, n = 0, theta = pi/2:
+# relative_sign:  R_1 (1,0) = (0,1), R_0 (0,1) = (0,1): true 1; claim (1,0).R(pi/2)(0,1) = (1,0).(-1,0) = -1.
+# missing_cross_term:  k = (1,1): true (0,1).(1,1) = 1; claim (q.k) cos(pi/2) = 1 * 0 = 0.
+# norms_times_cos:  q = (1,0), k = (0,1) (r = 1, alpha_q = 0, alpha_k = pi/2): true 1; claim 1*1*cos(pi/2) = 0.
+# missing_weight_transpose:  W_q x_m = (1,0), R_1 (1,0) = (0,1), R_0 W_k x_n = (0,1): true 1;
+#   claim: R(-pi/2)(0,1) = (1,0), W_q (1,0) = (0,0), so x_m.(0,0) = 0; correct W_q^T (1,0) = (0,1), x_m.(0,1) = 1.
+HAND = {
+    "relative_sign": ("q_0 = 1, q_1 = 0, k_0 = 0, k_1 = 1, m = 1, n = 0, theta = pi/2", 1, -1),
+    "missing_cross_term": ("q_0 = 1, q_1 = 0, k_0 = 1, k_1 = 1, m = 1, n = 0, theta = pi/2", 1, 0),
+    "norms_times_cos": ("r_q = 1, alpha_q = 0, r_k = 1, alpha_k = pi/2, m = 1, n = 0, theta = pi/2", 1, 0),
+    "missing_weight_transpose": (
+        "W_q = [[0, 1], [0, 0]], W_k = [[1, 0], [0, 1]], x_m = [[0], [1]], x_n = [[0], [1]], m = 1, n = 0, "
+        "theta = pi/2", 1, 0),
+}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_counterexample_values_match_the_hand_computation(name):
+    r = refutations.get_refutation(name)
+    values, true_side, claim = HAND[name]
+    assert r.values_text() == values
+    assert (r.lhs_value, r.claim_value, r.correct_value) == (true_side, claim, true_side)
+
+
 def score(q, k, m, n, theta):
     """(R_m q)·(R_n k) with numpy's rotation_2d (not the sympy code)."""
     return float((rotation_2d(m * theta) @ np.asarray(q, float)) @ (rotation_2d(n * theta) @ np.asarray(k, float)))
@@ -55,6 +79,7 @@ def test_missing_cross_term_counterexample_numerically():
     q, k, m, n, t = (1, 0), (1, 1), 1, 0, math.pi / 2
     assert score(q, k, m, n, t) == pytest.approx(float(r.lhs_value), abs=1e-15)  # 1
     assert (q[0] * k[0] + q[1] * k[1]) * math.cos((m - n) * t) == pytest.approx(float(r.claim_value), abs=1e-15)
+    assert score(q, k, m, n, t) == pytest.approx(1.0, abs=1e-15)  # HAND["missing_cross_term"]
 
 
 def test_norms_times_cos_counterexample_numerically():
@@ -62,6 +87,7 @@ def test_norms_times_cos_counterexample_numerically():
     q, k, m, n, t = (1, 0), (0, 1), 1, 0, math.pi / 2  # r_q = r_k = 1, alpha_q = 0, alpha_k = pi/2
     assert score(q, k, m, n, t) == pytest.approx(float(r.lhs_value), abs=1e-15)
     assert math.hypot(*q) * math.hypot(*k) * math.cos((m - n) * t) == pytest.approx(float(r.claim_value), abs=1e-15)
+    assert score(q, k, m, n, t) == pytest.approx(1.0, abs=1e-15)  # HAND["norms_times_cos"]
 
 
 def test_missing_weight_transpose_counterexample_numerically():
@@ -72,6 +98,7 @@ def test_missing_weight_transpose_counterexample_numerically():
     claim = xm @ Wq @ rotation_2d((n - m) * t) @ Wk @ xn
     assert true == pytest.approx(float(r.lhs_value), abs=1e-15)  # 1
     assert claim == pytest.approx(float(r.claim_value), abs=1e-15)  # 0
+    assert (true, claim) == (pytest.approx(1.0, abs=1e-15), pytest.approx(0.0, abs=1e-15))  # HAND
 
 
 def test_gap_formulas_match_numpy_at_random_inputs():

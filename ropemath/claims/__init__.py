@@ -3,8 +3,9 @@ r"""The claims ledger: every checkable mathematical claim of the five source not
 Scope: :data:`LEDGER` gathers the entries of ``note000`` ... ``note004`` (one module per note,
 in the note's order); :func:`entries` selects a note's entries; :func:`run_ledger` runs their
 checks and :func:`summary` counts verdicts.  The data model and the agreement rule live in
-:mod:`.ledger`, the check functions in ``checks_rotation``, ``checks_derivation``,
-``checks_frequency`` and ``checks_attention``, the command ``ropemath claims`` in :mod:`.report`.
+:mod:`.ledger`, the check functions in ``checks_rotation``, ``checks_properties``,
+``checks_derivation``, ``checks_frequency``, ``checks_attention`` and ``checks_encodings``, the
+command ``ropemath claims`` in :mod:`.report`.
 
 A verdict is never typed in alone: each entry records the expected verdict *and* the check
 that computes it; a run reports every entry whose check disagrees (``tests/test_claims.py``
@@ -20,6 +21,7 @@ arXiv:2104.09864 v5.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import PurePath
 
 from . import note000, note001, note002, note003, note004
 from .ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
@@ -49,20 +51,28 @@ LEDGER: tuple[Entry, ...] = (
 
 
 def entries(source: str | None = None) -> tuple[Entry, ...]:
-    """Return the ledger's entries, all or those of one note (file name or its prefix, e.g. ``"001"``).
+    """Return the ledger's entries, all or those of one note: its file name, a path to it, or a prefix (``"001"``).
+
+    A prefix must select exactly one note (``"00"`` matches all five and is refused).
 
     >>> len(entries("003")) == len(note003.ENTRIES), entries("003_707044a7c764f131.txt")[0].id
     (True, 'n003-goal')
+    >>> entries("seeds/003_707044a7c764f131.txt") == entries("003")
+    True
     """
     if source is None:
         return LEDGER
     if not isinstance(source, str):
         raise TypeError(f"source must be a note file name or prefix (str), got {type(source).__name__}")
-    chosen = tuple(e for e in LEDGER if e.source.file == source or (source and e.source.file.startswith(source)))
-    if not chosen:
-        files = ", ".join(file for file, _ in NOTES.values())
-        raise ValueError(f"source must be a note file name or its prefix ({files}), got {source!r}")
-    return chosen
+    name = PurePath(source).name if source else source
+    files = [file for file, _ in NOTES.values()]
+    matched = [file for file in files if name and file.startswith(name)]
+    if len(matched) != 1:
+        found = "no note" if not matched else f"{len(matched)} notes"
+        raise ValueError(
+            f"source must be one note's file name or a prefix of it ({', '.join(files)}), got {source!r} ({found})"
+        )
+    return tuple(e for e in LEDGER if e.source.file == matched[0])
 
 
 def run_ledger(source: str | None = None) -> list[Result]:

@@ -8,7 +8,10 @@ constructors of :class:`~ropemath.claims.ledger.Outcome`:
 * :func:`refuted` — ``fails`` iff a counterexample's two sides differ by more than the
   tolerance (and records whether the correction holds), else ``holds``;
 * :func:`conditional` — ``holds-if`` iff the statement breaks outside its condition and holds
-  inside it; ``holds`` if it did not break, ``fails`` if it broke inside too.
+  inside it; ``holds`` if it did not break, ``fails`` if it broke inside too;
+
+and :func:`shift_change`, the measurement behind every "depends on positions only through
+m - n" check (attention scores, outputs, other encodings).
 
 References: none (project convention).
 """
@@ -16,6 +19,7 @@ References: none (project convention).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -125,6 +129,22 @@ def from_refutation(name: str) -> Outcome:
         f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
     )
     return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
+
+
+def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray, shift: float) -> float:
+    r"""Largest change of ``score(positions)`` when every position moves by ``shift``, relative to its max.
+
+    .. math:: \max|s(p) - s(p + c)| / \max|s(p)|
+
+    Zero (to rounding) for anything that depends on positions only through differences.
+
+    >>> shift_change(lambda p: p[:, None] - p[None, :], np.arange(3.0), 5.0)
+    0.0
+    >>> shift_change(lambda p: p[:, None] + p[None, :], np.arange(3.0), 5.0)
+    2.5
+    """
+    a, b = np.asarray(score(positions)), np.asarray(score(positions + shift))
+    return float(np.max(np.abs(a - b)) / np.max(np.abs(a)))
 
 
 def _fmt_inputs(inputs: dict[str, Any]) -> str:

@@ -335,13 +335,14 @@ def common_difference() -> Outcome:
     r"""Refutes "m is the common difference" of :math:`\phi(m) = m\theta + \gamma`; it is :math:`\theta`."""
     t, g = 0.5, 0.0
     phi = [m * t + g for m in range(6)]
-    steps = {phi[m + 1] - phi[m] for m in range(5)}
-    example = {"theta": t, "gamma": g, "phi(0..5)": num(phi), "phi(3) - phi(2)": num(phi[3] - phi[2]), "m": [2, 3]}
+    steps = [phi[m + 1] - phi[m] for m in range(5)]
+    broken = any(abs(step - m) > GAP for m, step in enumerate(steps))  # the claim: step number m equals m
+    example = {"theta": t, "gamma": g, "phi(0..5)": num(phi), "m": 2, "phi(3) - phi(2)": num(phi[3] - phi[2])}
     return Outcome(
-        "fails" if steps == {t} else "holds",
-        f"With theta = {t}, gamma = {g}: phi(m) = {num(phi)}; every step phi(m+1) - phi(m) is {t} = theta, "
-        f"whatever m is. Correction: theta is the common difference, gamma = phi(0) the first term, m the index "
-        f"(checked: {len(steps)} distinct step).",
+        "fails" if broken else "holds",
+        f"With theta = {t}, gamma = {g}: phi(m) = {num(phi)}; the steps phi(m+1) - phi(m) are {num(steps)} for "
+        f"m = 0..4, not m. Correction: theta is the common difference (every step equals theta: "
+        f"{'checked' if all(step == t for step in steps) else 'NOT so'}), gamma = phi(0) the first term, m the index.",
         example,
-        steps == {t},
+        all(step == t for step in steps),
     )

@@ -3,7 +3,7 @@ r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the l
 Scope: zero-argument check functions for the definition of :math:`\Theta` (0- and 1-based),
 its ordering and range, which coordinates share a frequency, what fast and slow pairs
 resolve, and every flavour of "the score decays with distance": the complex form of the
-score, the Abel summation and its bound (via :mod:`ropemath.decay`), the trend of the
+score, the Abel summation and its bound (via :mod:`ropemath.abel` and :mod:`ropemath.decay`), the trend of the
 bound, the effect of the base, and what happens as d grows.
 
 Example:
@@ -21,8 +21,10 @@ import functools
 
 import numpy as np
 
-from ..decay import abel_check, complex_score, decay_bound, random_phase_level
+from ..abel import abel_check, complex_score
+from ..decay import decay_bound
 from ..encodings import sinusoidal_encoding
+from ..plateau import random_phase_level
 from ..rotation import frequencies, rotation_matrix
 from ..spectrum import turns, wavelengths
 from ..symbolic import proofs
@@ -34,7 +36,7 @@ DIMS = (2, 4, 8, 64, 128, 4096)
 
 @functools.cache
 def _abel() -> dict[str, float]:
-    """One run of :func:`ropemath.decay.abel_check` (d = 32, 3 draws, seed 0), shared by four checks."""
+    """One run of :func:`ropemath.abel.abel_check` (d = 32, 3 draws, seed 0), shared by four checks."""
     return abel_check(32, trials=3)
 
 
@@ -139,7 +141,7 @@ def complex_score_form() -> Outcome:
     out = _abel()
     return identity(
         out["rope_error"],
-        "ropemath.decay.abel_check (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6): "
+        "ropemath.abel.abel_check (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6): "
         "complex form vs apply_rope scores, relative",
         tol=1e-9,
     )
@@ -152,7 +154,7 @@ def abel_summation() -> Outcome:
     out = identity(
         err if p.holds else float("inf"),
         f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}; "
-        "numeric Abel identity (ropemath.decay.abel_check, d = 32)",
+        "numeric Abel identity (ropemath.abel.abel_check, d = 32)",
     )
     return out
 
@@ -163,7 +165,7 @@ def abel_inequality() -> Outcome:
     ok = out["violations"] == 0 and out["max_ratio"] <= 1
     return Outcome(
         "holds" if ok else "fails",
-        f"ropemath.decay.abel_check (d = 32, 3 draws): {int(out['violations'])} "
+        f"ropemath.abel.abel_check (d = 32, 3 draws): {int(out['violations'])} "
         f"scores above the bound; largest score/bound ratio {out['max_ratio']:.3f}.",
     )
 

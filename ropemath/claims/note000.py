@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from . import checks_attention as A
 from . import checks_derivation as D
+from . import checks_encodings as E
 from . import checks_frequency as F
+from . import checks_properties as P
 from . import checks_rotation as R
 from .ledger import Entry, note_source
 
@@ -27,7 +29,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Basics"),
         r"Absolute (sinusoidal) encoding: $p_{i,2t} = \sin(i / 10000^{2t/d})$.",
         "holds",
-        A.sinusoidal_formula,
+        E.sinusoidal_formula,
         reading=r"The note writes $\sin(k/10000^{2t/d})$ with $k$ on the right and $i$ on the left; $k$ is read as "
         r"the position $i$ (Vaswani et al.'s $pos$). Only the sine half is given.",
     ),
@@ -47,6 +49,16 @@ ENTRIES: tuple[Entry, ...] = (
         "holds",
         A.xl_breaks_linear,
         reading=r"Read as: the linear-attention trick (one shared key sum) no longer applies.",
+    ),
+    Entry(
+        "n000-definitions",
+        _s("基本定義"),
+        r"Definitions used later: input $\mathbb S_N = \{w_i\}_{i=1}^N$, embeddings $\mathbb E_N = \{x_i\}_{i=1}^N$ "
+        r"with $x_i \in \mathbb R^d$ — the $d$ that 一般化 splits into $d/2$ two-dimensional planes.",
+        "holds-if",
+        R.even_dimension,
+        condition=r"$d$ is even. Note 000 never says so (notes 003 and 004 do); for odd $d$ the index set "
+        r"$i \in [1, \dots, d/2]$ of $\Theta$ and the block matrix $R^d_{\Theta,m}$ are not defined.",
     ),
     Entry(
         "n000-attention",
@@ -111,10 +123,12 @@ ENTRIES: tuple[Entry, ...] = (
         "n000-elementwise",
         _s("效能優化"),
         r"$R^d_{\Theta,m} x = x \otimes (\cos m\theta_1, \cos m\theta_1, \dots) + (-x_2, x_1, -x_4, x_3, \dots) "
-        r"\otimes (\sin m\theta_1, \sin m\theta_1, \dots)$ (RoFormer eq. 34).",
+        r"\otimes (\sin m\theta_1, \sin m\theta_1, \dots)$ (RoFormer eq. 34), which exploits the sparsity of "
+        r"$R^d_{\Theta,m}$.",
         "holds",
         R.elementwise_form,
-        reading=r"1-based coordinates and frequencies, adjacent pairs (the interleaved layout).",
+        reading=r"1-based coordinates and frequencies, adjacent pairs (the interleaved layout); $\otimes$ is the "
+        r"elementwise product here (as in RoFormer eq. 34), not the Kronecker product.",
     ),
     Entry(
         "n000-decay-complex",
@@ -160,7 +174,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"Position enters by multiplication with $R_m$, defined for every position: no maximum sequence length "
         r"has to be fixed in advance.",
         "holds",
-        R.any_length,
+        P.any_length,
     ),
     Entry(
         "n000-extrapolation",
@@ -183,7 +197,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("正交性"),
         r"Orthogonality ensures the numerical stability of the encoding.",
         "holds-if",
-        R.stability,
+        P.stability,
         condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
         r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
         r"rounded angles (bfloat16 merges positions 256 and 257).",

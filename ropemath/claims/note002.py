@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from . import checks_attention as A
 from . import checks_derivation as D
+from . import checks_encodings as E
 from . import checks_frequency as F
+from . import checks_properties as P
 from . import checks_rotation as R
 from .ledger import Entry, note_source
 
@@ -36,7 +38,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s(TITLE_SECTION),
         r"'The dot product of two vectors depends only on the angle between them.'",
         "holds-if",
-        R.dot_and_angle,
+        P.dot_and_angle,
         condition=r"the lengths are fixed, as for rotated copies of the same $q$ and $k$; in general "
         r"$a\cdot b = \|a\|\|b\|\cos\angle(a, b)$ also depends on the norms.",
     ),
@@ -55,14 +57,14 @@ ENTRIES: tuple[Entry, ...] = (
         r"Additive absolute encodings (GPT): the expanded dot product has terms in the absolute positions $i, j$, "
         r"so the score is not a function of $i - j$ alone.",
         "holds",
-        A.additive_leaks,
+        E.additive_leaks,
     ),
     Entry(
         "n002-sinusoidal-leak",
         _s(GOAL),
         r"The additive sinusoidal encoding has the same problem.",
         "holds",
-        A.sinusoidal_leaks,
+        E.sinusoidal_leaks,
         reading="For generic learned W_q, W_k and content; without content and with W_q^T W_k = I the "
         "position-position term happens to be relative (recorded in the evidence).",
     ),
@@ -72,7 +74,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"$\langle (\mathrm{Tok}_i + \mathrm{Pos}_i)W_Q, (\mathrm{Tok}_j + \mathrm{Pos}_j)W_K\rangle$ expands into "
         r"four terms, one built from position vectors only: $\langle \mathrm{Pos}_i W_Q, \mathrm{Pos}_j W_K\rangle$.",
         "holds",
-        A.four_terms,
+        E.four_terms,
         reading="Row vectors times W as in the note; the check uses column vectors (W x), the same algebra.",
     ),
     Entry(
@@ -105,7 +107,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"In 2D a rotation is determined by one angle (and 2D rotations commute); in higher dimensions rotations "
         r"are more complex.",
         "holds",
-        R.rotations_2d_vs_3d,
+        P.rotations_2d_vs_3d,
         reading="'Rotation is unique in 2D' read as: every proper 2x2 orthogonal matrix is R(a) for one angle a.",
     ),
     Entry(
@@ -148,7 +150,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s(MATH),
         r"'$f_{\{q,k\}}(x_m, m)$ is the computed attention score.'",
         "fails",
-        R.score_shape,
+        P.score_shape,
         correction=r"$f_{\{q,k\}}(x_m, m)$ is the rotated query/key vector; the score is "
         r"$f_q(x_m, m)^\top f_k(x_n, n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
     ),
@@ -160,7 +162,8 @@ ENTRIES: tuple[Entry, ...] = (
         "holds",
         R.elementwise_form,
         reading=r"Typos in the display: the sine vector lists $\sin m\theta_1$ three times and the second vector "
-        r"skips $q_2$; read as RoFormer eq. (34) with 0-based indices.",
+        r"skips $q_2$; $\otimes$ is the elementwise product (as in RoFormer eq. 34). Read as eq. (34) with "
+        r"0-based indices.",
     ),
     Entry(
         "n002-rotated-scores",
@@ -188,6 +191,15 @@ ENTRIES: tuple[Entry, ...] = (
         A.rotate_inside_attention,
     ),
     Entry(
+        "n002-values",
+        _s(CODE),
+        r"Value vectors are not rotated: RoPE matters only for the $q$-$k$ similarity, and the outputs "
+        r"$o_m = \sum_n a_{m,n} v_n$ stay relative.",
+        "holds",
+        A.values_not_rotated,
+        reading="The code comment 'Value 向量通常不直接应用 RoPE,因为 RoPE 主要影响 QK 相似度计算'.",
+    ),
+    Entry(
         "n002-norm-angle",
         _s(CODE),
         r"A rotation is an orthogonal transform: it keeps vector lengths and the angle between two vectors rotated "
@@ -209,7 +221,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s(CODE),
         r"RoPE loses no (semantic) information.",
         "holds",
-        R.invertible,
+        P.invertible,
         reading=r"Read as: the map is invertible, $R_m^{-1} = R_{-m}$, so $x$ is recovered exactly from $R_m x$.",
     ),
     Entry(

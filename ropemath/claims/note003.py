@@ -10,6 +10,7 @@ arXiv:2104.09864 v5.
 from __future__ import annotations
 
 from . import checks_frequency as F
+from . import checks_properties as P
 from . import checks_rotation as R
 from .ledger import Entry, note_source
 
@@ -73,7 +74,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"RoPE encodes the absolute position with a rotation matrix and yields an explicit relative-position "
         r"dependence in self-attention.",
         "holds",
-        R.absolute_and_relative,
+        P.absolute_and_relative,
     ),
     Entry(
         "n003-theta-order",

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from . import checks_attention as A
 from . import checks_derivation as D
+from . import checks_encodings as E
 from . import checks_frequency as F
+from . import checks_properties as P
 from . import checks_rotation as R
 from .ledger import Entry, note_source
 
@@ -46,7 +48,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Absolute Position Embedding"),
         r"$p_{i,2t} = \sin(i/10000^{2t/d})$, $p_{i,2t+1} = \cos(i/10000^{2t/d})$.",
         "holds",
-        A.sinusoidal_formula,
+        E.sinusoidal_formula,
         reading=r"The note writes $k$ inside $\sin$ and $\cos$ while the position is $i$; $k$ is read as $i$.",
     ),
     Entry(
@@ -54,7 +56,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Absolute Position Embedding"),
         r"$p_{i,2t}$ and $p_{i,2t+1}$ are the odd and the even coordinates of $p_i$.",
         "holds",
-        A.sinusoidal_parity,
+        E.sinusoidal_parity,
         reading="True when coordinates are numbered from 1 (index 2t is the (2t+1)-th coordinate); from 0 they swap.",
     ),
     Entry(
@@ -62,7 +64,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Relative Position Embedding"),
         r"'Absolute position encodings cannot encode the relative position between two tokens.'",
         "fails",
-        A.absolute_carries_relative,
+        E.absolute_carries_relative,
         correction=r"Sinusoidal $p_i$ do carry it, $p_i^\top p_j = \sum_t \cos((i-j)\omega_t)$; what additive "
         r"encodings cannot guarantee is a score that depends on $i - j$ alone once $W_q, W_k$ and content enter.",
     ),
@@ -74,7 +76,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"and DeBERTa ($\tilde p_{m-n}$) give scores that depend "
         r"on positions only through $m - n$; distances beyond the clip share one encoding.",
         "holds",
-        A.relative_schemes,
+        E.relative_schemes,
         reading=r"T5's $b_{i,j}$ read as a learned function of $i - j$ (the note writes absolute indices).",
     ),
     Entry(
@@ -83,7 +85,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"$q_m^\top k_n = x_m^\top W_q^\top W_k x_n + x_m^\top W_q^\top W_k p_n + p_m^\top W_q^\top W_k x_n + "
         r"p_m^\top W_q^\top W_k p_n$.",
         "holds",
-        A.four_terms,
+        E.four_terms,
         reading=SCRAPED + "(the scrape reads 'xmWqWkxn + ...').",
     ),
     Entry(
@@ -91,7 +93,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Relative Position Embedding"),
         r"Adding $p_m^\top U_q^\top U_k p_n$ (two projections of $p_m, p_n$) encodes the relative position.",
         "fails",
-        A.tupe_position_term,
+        E.tupe_position_term,
         correction=r"$p_m^\top M p_n$ with sinusoidal $p$ depends on $m - n$ only if every 2x2 block of "
         r"$M = U_q^\top U_k$ is $aI + bJ$; in general it carries absolute position (the relative part is $b_{i,j}$).",
         reading="Read as: the term p_m^T U_q^T U_k p_n is a relative-position term.",
@@ -253,7 +255,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("General form"),
         r"Being orthogonal, $R^d_\Theta$ is stable when encoding position information.",
         "holds-if",
-        R.stability,
+        P.stability,
         condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
         r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
         r"rounded angles (bfloat16 merges positions 256 and 257).",
@@ -263,7 +265,7 @@ ENTRIES: tuple[Entry, ...] = (
         _s("General form"),
         r"RoPE is multiplicative rather than additive, so relative position enters the inner product naturally.",
         "holds",
-        R.multiplicative,
+        P.multiplicative,
     ),
     Entry(
         "n004-decay",
@@ -325,7 +327,7 @@ ENTRIES: tuple[Entry, ...] = (
         "holds",
         R.elementwise_form,
         reading="The note says the sparse matrix 'has low computational efficiency'; read as: multiplying by it "
-        "densely is wasteful. 1-based indices.",
+        "densely is wasteful (the check counts its 2d non-zeros). 1-based indices.",
     ),
     Entry(
         "n004-decay-complex",
@@ -383,6 +385,6 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Summary"),
         r"RoPE implements a relative position encoding by means of an absolute one.",
         "holds",
-        R.absolute_and_relative,
+        P.absolute_and_relative,
     ),
 )

@@ -80,7 +80,9 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``ropemath claims``."""
     parser.add_argument("--json", action="store_true", help="print the entries as a JSON list")
     parser.add_argument(
-        "--source", metavar="FILE", help="only the entries of one note: its file name or prefix, e.g. 001"
+        "--source",
+        metavar="FILE",
+        help="only the entries of one note: its file name (or a path to it) or a prefix naming one note, e.g. 001",
     )
 
 

@@ -8,7 +8,8 @@ matplotlib default style (so a user's matplotlibrc cannot change the committed P
 * :func:`decay_across_bases` — the bound for several bases and head sizes on a log distance axis;
 * :func:`bound_vs_scores` — the bound beside actual scores of random, aligned and extremal vectors.
 
-All numbers come from :mod:`ropemath.decay`; this module only draws them.
+All numbers come from :mod:`ropemath.decay`, :mod:`ropemath.abel` and :mod:`ropemath.plateau`;
+this module only draws them.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3, Figure 2; Llama 3 (base 500000).
 """
@@ -19,12 +20,14 @@ import numpy as np
 from matplotlib import style
 from matplotlib.figure import Figure
 
-from ..decay import abel_constant, binned_bound, complex_score, decay_bound, random_phase_level
+from ..abel import abel_constant, complex_score
+from ..decay import binned_bound, decay_bound
+from ..plateau import random_phase_level
 
 __all__ = ["long_term_decay", "decay_across_bases", "bound_vs_scores", "PAPER_Y_TOP"]
 
 FIGSIZE = (8.0, 4.5)  # inches; 800 x 450 px at the 100 dpi of save_png: readable at a README's width
-PAPER_Y_TOP = 20.5  # RoFormer Figure 2's y-axis ends at about 20.5 (ticks 8 to 20); see shared REFERENCES
+PAPER_Y_TOP = 20.5  # RoFormer Figure 2's y-axis ends at about 20.5 (ticks 8 to 20), read off the paper's PDF
 
 
 def _style():

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib.figure import Figure
 
-from .._validate import check_d, check_int, check_positions
+from .._validate import check_base, check_d, check_int, check_positions
 from ..rotation import frequencies
 from ..roundoff import UNIT_ROUNDOFF
 from ..spectrum import full_turn_count, wavelengths
@@ -47,8 +47,11 @@ def spectrum_figure(
     """
     d = check_d(d)
     L = check_int(context_length, "context_length", minimum=1)
+    if isinstance(bases, (str, bytes)) or not isinstance(bases, Sequence):
+        raise TypeError(f"bases must be a non-empty sequence of bases, got {type(bases).__name__}")
     if len(bases) == 0:
         raise ValueError("bases must be a non-empty sequence of bases, got an empty one")
+    bases = [check_base(base) for base in bases]
     fig = Figure(figsize=(8, 3.4))
     fig.subplots_adjust(left=0.08, right=0.98, bottom=0.15, top=0.9, wspace=0.3)
     ax_theta, ax_wave = fig.subplots(1, 2)
@@ -84,15 +87,22 @@ def position_error_figure(positions: npt.ArrayLike, errors: Mapping[str, npt.Arr
     m = check_positions(positions, name="positions")
     if m.ndim != 1 or m.size == 0 or np.any(m == 0):
         raise ValueError("positions must be a non-empty 1-D sequence of nonzero positions")
+    if not isinstance(errors, Mapping):
+        raise TypeError(f"errors must be a mapping from labels to error arrays, got {type(errors).__name__}")
+    checked = {}
+    for label, values in errors.items():
+        err = check_positions(values, name=f"errors[{label!r}]")
+        if err.shape != m.shape:
+            raise ValueError(f"errors[{label!r}] must have the shape of positions {m.shape}, got {err.shape}")
+        if np.any(err < 0):
+            raise ValueError(f"errors[{label!r}] must contain only errors >= 0, got a negative entry")
+        checked[label] = err
     fig = Figure(figsize=(7, 3.8))
     fig.subplots_adjust(left=0.11, right=0.97, bottom=0.13, top=0.91)
     ax = fig.subplots()
     size = np.abs(m)
     markers = "os^vDx"
-    for j, (label, values) in enumerate(errors.items()):
-        err = np.asarray(values, dtype=np.float64)
-        if err.shape != m.shape:
-            raise ValueError(f"errors[{label!r}] must have the shape of positions {m.shape}, got {err.shape}")
+    for j, (label, err) in enumerate(checked.items()):
         keep = err > 0
         zeros = int(np.count_nonzero(~keep))
         note = f" ({zeros} exact zeros not shown)" if zeros else ""

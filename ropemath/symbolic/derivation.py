@@ -9,9 +9,11 @@ encoding :math:`f(x, m)` of a 2D vector :math:`x` (read as a complex number) at 
 Following Su we ask for the stronger complex identity
 :math:`f(q, m)\,\overline{f(k, n)} = g(q, k, m - n)` (its real part is the inner product) and
 the same :math:`f` for queries and keys.  Every step below is an equation sympy either proves
-(``simplify(lhs - rhs) == 0``) or produces with ``solve``/``rsolve``; each :class:`Step`
-carries a ``verified`` flag computed by running its check, and :func:`verify_step` re-runs the
-check on any (possibly altered) step.  Conditions: :math:`q, k \neq 0` (so that the modulus is
+(``simplify(lhs - rhs) == 0``) or produces (``Abs``, ``log``, ``solve``, ``rsolve``) and then
+checks by a different route (a modulus by :math:`z\bar z`, an argument by rebuilding
+:math:`e^{i\,\cdot}`, a solution by substituting it back); each :class:`Step` carries a
+``verified`` flag computed by running its check, and :func:`verify_step` re-runs the check on
+any (possibly altered) step.  Conditions: :math:`q, k \neq 0` (so that the modulus is
 positive and the argument defined); the recurrence fixes :math:`\varphi` at integer positions
 and RoPE uses the same formula for every real :math:`m`; angles are equal modulo :math:`2\pi`.
 
@@ -122,6 +124,11 @@ def _identity(lhs: sp.Basic, rhs: sp.Basic) -> bool:
     return is_zero(lhs - rhs)
 
 
+def _cartesian_identity(lhs: sp.Basic, rhs: sp.Basic) -> bool:
+    """lhs = rhs after writing every e^{i t} as cos t + i sin t and expanding (no simplify: fails fast)."""
+    return sp.expand(sp.expand_trig(sp.expand_complex(lhs.doit() - rhs))) == 0
+
+
 def _f(x: sp.Expr, pos: sp.Expr) -> sp.Expr:
     """f(x, pos) in polar form R_f(x, pos) e^{i Θ_f(x, pos)}."""
     return R_f(x, pos) * sp.exp(sp.I * Theta_f(x, pos))
@@ -148,17 +155,28 @@ def _build() -> tuple[Step, ...]:
         q0 * k0 + q1 * k1, sp.re((q0 + sp.I * q1) * sp.conjugate(k0 + sp.I * k1), evaluate=False),
         "identity: simplify(lhs - rhs) == 0", _identity)
 
-    product = _f(q, m) * sp.conjugate(_f(k, n))
+    written = sp.Mul(_f(q, m), sp.conjugate(_f(k, n), evaluate=False), evaluate=False)
+    product = sp.powsimp(written.doit())  # sympy evaluates the conjugate and combines the exponentials
     add("polar_product", "Polar forms multiply moduli and subtract arguments",
-        "Write f = R_f e^{i Theta_f} and g = R_g e^{i Theta_g} and require f(q,m) conj f(k,n) = g(q,k,m-n).",
-        product, sp.powsimp(product), "identity (rhs = powsimp(lhs))", _identity)
+        "Write f = R_f e^{i Theta_f} (R_f > 0, Theta_f real); sympy evaluates the conjugate, "
+        "conj(R e^{i Theta}) = R e^{-i Theta}, and combines the exponentials.",
+        written, product, "conjugate evaluated + powsimp; checked in Cartesian form (cos + i sin)", _cartesian_identity)
+
+    requirement = sp.Eq(product, R_g(q, k, m - n) * sp.exp(sp.I * Theta_g(q, k, m - n)))  # f conj f = g, polar
+
+    def modulus_check(lhs, rhs):
+        # |z| without Abs: each side must be positive and its square must equal z * conj(z)
+        pairs = ((lhs, requirement.lhs), (rhs, requirement.rhs))
+        return all(bool(side.is_positive) and is_zero(z * sp.conjugate(z) - side**2) for side, z in pairs)
 
     radial = add("radial_equation", "The modulus of the product is R_f(q,m) R_f(k,n)",
-                 "Comparing moduli with g gives the radial equation R_f(q,m) R_f(k,n) = R_g(q,k,m-n).",
-                 sp.Abs(product, evaluate=False), sp.Abs(product), "identity (rhs = Abs(lhs) evaluated)",
-                 _identity)
+                 "Require f(q,m) conj f(k,n) = g(q,k,m-n) = R_g e^{i Theta_g}. Equal complex numbers have "
+                 "equal moduli: sympy's Abs of both sides gives the radial equation.",
+                 sp.Abs(requirement.lhs), sp.Abs(requirement.rhs),
+                 "Abs of both sides; checked without Abs: side > 0 and side^2 = z conj(z)", modulus_check,
+                 given=requirement)
 
-    radial_eq = sp.Eq(radial.rhs, R_g(q, k, m - n))
+    radial_eq = sp.Eq(radial.lhs, radial.rhs)  # R_f(q,m) R_f(k,n) = R_g(q,k,m-n)
     at_zero = radial_eq.lhs.subs({m: 0, n: 0}).subs(initial)  # R_g(q,k,0) = R_f(q,0) R_f(k,0) = |q||k|
     same_vector = sp.Eq(radial_eq.lhs.subs(n, m), at_zero).subs(k, q)  # R_f(q,m)^2 = |q|^2
 
@@ -173,13 +191,21 @@ def _build() -> tuple[Step, ...]:
               R_f(q, m), sp.solve(same_vector.subs(R_f(q, m), _R), _R)[0],
               "solve (positive unknown), then substituted back", radial_check, given=same_vector)
 
-    phase = add("angular_equation", "The phase of the product is e^{i(Theta_f(q,m) - Theta_f(k,n))}",
-                "Dividing by the modulus leaves the phase; comparing with g gives the angular equation "
-                "Theta_f(q,m) - Theta_f(k,n) = Theta_g(q,k,m-n) (mod 2 pi).",
-                product / radial.rhs, sp.powsimp(product / radial.rhs), "identity (rhs = powsimp(lhs))",
-                _identity)
+    unit = sp.Eq(requirement.lhs / radial.lhs, requirement.rhs / radial.rhs)  # divided by the equal moduli
 
-    angle = sp.expand(phase.rhs.exp / sp.I)  # Theta_f(q,m) - Theta_f(k,n)
+    def argument_check(lhs, rhs):
+        # each side must be real and e^{i side} must rebuild the unit-modulus number it came from
+        pairs = ((lhs, unit.lhs), (rhs, unit.rhs))
+        return all(bool(side.is_real) and is_zero(z - sp.exp(sp.I * side)) for side, z in pairs)
+
+    phase = add("angular_equation", "The phase of the product is e^{i(Theta_f(q,m) - Theta_f(k,n))}",
+                "Dividing both sides by the equal moduli leaves e^{i(Theta_f(q,m) - Theta_f(k,n))} = "
+                "e^{i Theta_g}; equal unit complex numbers have arguments equal modulo 2 pi.",
+                *(sp.expand(sp.expand_log(sp.log(side), force=True) / sp.I) for side in (unit.lhs, unit.rhs)),
+                "log of both sides; checked: sides real and e^{i side} rebuilds each side (mod 2 pi)",
+                argument_check, given=unit)
+
+    angle = phase.lhs  # Theta_f(q,m) - Theta_f(k,n)
     split = sp.Eq(angle.subs(n, m), angle.subs({m: 0, n: 0}).subs(initial))  # n = m, f(x,0) = x
 
     def ansatz(rhs):
@@ -195,7 +221,7 @@ def _build() -> tuple[Step, ...]:
               Theta_f(q, m), Theta(q) + varphi(m), "ansatz substituted back: simplify == 0", split_check,
               given=split)
 
-    step_eq = sp.Eq(angle.subs(n, m - 1).replace(Theta_f, ansatz(sep.rhs)), Theta_g(q, k, 1))
+    step_eq = sp.Eq(angle.subs(n, m - 1).replace(Theta_f, ansatz(sep.rhs)), phase.rhs.subs(n, m - 1))
 
     def recurrence_check(lhs, rhs):
         return (lhs == varphi(m) - varphi(m - 1) and _solves(step_eq, varphi(m), rhs + varphi(m - 1))

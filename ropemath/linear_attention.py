@@ -1,0 +1,254 @@
+r"""Linear attention with RoPE in the numerator only (RoFormer eq. 19), and what it gives up.
+
+Scope: the elu+1 feature map; RoPE linear attention in its quadratic O(N²) form and its O(N)
+prefix-sum form; and two measurements of the price of the unrotated denominator — how far the
+weights :math:`A_{mn}/D_m` are from summing to one (:func:`weight_sum_deviation`) and how
+negative a numerator :math:`A_{mn}` gets (:func:`smallest_numerator`).
+
+Shapes and conventions are those of :mod:`ropemath.attention` (``q``, ``k`` of shape (N, d),
+``v`` of shape (N, d_v), ``positions`` of shape (N,), causal mask by row order); the feature
+map must return an (N, D) array with D even, and every denominator
+:math:`D_m = \sum_n \phi(q_m)^\top\phi(k_n)` must be positive (as it is for a positive map).
+
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3 eq. (17)–(19);
+Katharopoulos et al., *Transformers are RNNs* (2020) (elu+1 feature map, causal prefix
+sums); note 000 "RoPE: Rotray Position Embedding" (Ethan Lai); note 004 "RoPE / RoFormer" (DaNing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from ._validate import _describe, check_base, check_x
+from .apply import apply_rope
+from .attention import _check_bool, _check_qk, _check_v, _finite
+
+__all__ = [
+    "elu_plus_one",
+    "rope_linear_terms",
+    "rope_linear_attention",
+    "rope_linear_attention_prefix",
+    "weight_sum_deviation",
+    "smallest_numerator",
+]
+
+FeatureMap = Callable[[np.ndarray], np.ndarray]
+
+
+# --- input checks ------------------------------------------------------------------------
+
+
+def _features(feature_map: object, x: np.ndarray, name: str) -> np.ndarray:
+    """Apply the feature map and check the result is a finite (N, D) array with D even."""
+    if not callable(feature_map):
+        raise TypeError(f"feature_map must be callable, got {_describe(feature_map)}")
+    out = check_x(np.asarray(feature_map(x)), f"feature_map({name})")
+    if out.ndim != 2 or out.shape[0] != x.shape[0]:
+        raise ValueError(f"feature_map({name}) must have shape ({x.shape[0]}, D), got shape {out.shape}")
+    _finite(out, f"feature_map({name})")
+    return out.astype(np.float64)
+
+
+def _check_denominators(denominators: np.ndarray) -> None:
+    """Raise unless every denominator sum_n phi(q_m)^T phi(k_n) is positive."""
+    if not np.all(denominators > 0):
+        raise ValueError(
+            "feature_map must give positive denominators sum_n phi(q_m)^T phi(k_n) (use a positive map), "
+            f"got a smallest denominator of {float(np.min(denominators)):.3g}"
+        )
+
+
+# --- linear attention ---------------------------------------------------------------------
+
+
+def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
+    r"""Return :math:`\mathrm{elu}(x) + 1`, a positive feature map (the default for linear attention).
+
+    .. math:: \phi(x) = \begin{cases} x + 1 & x > 0 \\ e^{x} & x \le 0 \end{cases}
+
+    Source: Katharopoulos et al. (2020) §3.2.1; note 004 "RoPE / RoFormer" (DaNing) names it as a choice of φ.
+
+    >>> elu_plus_one(np.array([-1.0, 0.0, 2.0])).round(4).tolist()
+    [0.3679, 1.0, 3.0]
+    """
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        raise TypeError(f"x must be a real floating-point array, got {_describe(x)}")
+    _finite(x, "x")
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+
+
+def rope_linear_terms(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    causal: bool = False,
+    feature_map: FeatureMap = elu_plus_one,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""Return ``(numerators, denominators)`` of RoPE linear attention: shapes (N, N) and (N,).
+
+    .. math::
+        A_{mn} = \big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big), \qquad
+        D_m = \sum_n \phi(q_m)^\top \phi(k_n)
+
+    Masked entries (``causal`` and :math:`n > m`) of ``numerators`` are 0 and are left out
+    of :math:`D_m`.  The denominator is *not* rotated.  Source: RoFormer eq. (19).
+
+    >>> A, D = rope_linear_terms(np.zeros((2, 2)), np.zeros((2, 2)), [0, 0])
+    >>> A.tolist(), D.tolist()
+    ([[2.0, 2.0], [2.0, 2.0]], [4.0, 4.0])
+    """
+    q, k, positions = _check_qk(q, k, positions)
+    base = check_base(base)
+    causal = _check_bool(causal, "causal")
+    fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
+    if fk.shape != fq.shape:
+        raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
+    numerators = apply_rope(fq, positions, base=base) @ apply_rope(fk, positions, base=base).T
+    plain = fq @ fk.T
+    if causal:
+        mask = np.tril(np.ones(plain.shape, dtype=bool))
+        numerators, plain = np.where(mask, numerators, 0.0), np.where(mask, plain, 0.0)
+    denominators = plain.sum(axis=1)
+    _check_denominators(denominators)
+    return numerators, denominators
+
+
+def rope_linear_attention(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    causal: bool = False,
+    feature_map: FeatureMap = elu_plus_one,
+) -> np.ndarray:
+    r"""Return linear attention with RoPE in the numerator, quadratic O(N²) form, shape (N, d_v).
+
+    .. math::
+        o_m = \frac{\sum_n \big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big)\, v_n}
+                   {\sum_n \phi(q_m)^\top \phi(k_n)}
+
+    Source: RoFormer eq. (19) (the paper leaves the denominator unrotated "to avoid the risk
+    of dividing zero").
+
+    >>> o = rope_linear_attention(np.zeros((2, 2)), np.zeros((2, 2)), np.array([[1.0], [3.0]]), [0, 0])
+    >>> o.tolist()
+    [[2.0], [2.0]]
+    """
+    numerators, denominators = rope_linear_terms(
+        q, k, positions, base=base, causal=causal, feature_map=feature_map
+    )
+    return (numerators @ _check_v(v, numerators.shape[0])) / denominators[:, None]
+
+
+def rope_linear_attention_prefix(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    causal: bool = False,
+    feature_map: FeatureMap = elu_plus_one,
+) -> np.ndarray:
+    r"""Return the same outputs as :func:`rope_linear_attention` in O(N) time, by prefix sums.
+
+    .. math::
+        U_m = \sum_{n \le m} R_{p_n}\phi(k_n)\, v_n^\top, \quad z_m = \sum_{n \le m} \phi(k_n), \quad
+        o_m = \frac{\big(R_{p_m}\phi(q_m)\big)^\top U_m}{\phi(q_m)^\top z_m}
+
+    (without ``causal`` the sums run over all n and are shared by every m).  The state
+    :math:`(U_m, z_m)` has a fixed size D×d_v + D and is updated once per token (a loop over
+    the tokens): O(N D d_v) time and O(D d_v) memory, against O(N²(D + d_v)) for the quadratic form.
+    Source: RoFormer eq. (19); Katharopoulos et al. (2020) §3.3 (causal running sums).
+
+    >>> rng = np.random.default_rng(0)
+    >>> q, k, v = rng.standard_normal((3, 5, 4))
+    >>> pos = np.arange(5)
+    >>> fast = rope_linear_attention_prefix(q, k, v, pos, causal=True)
+    >>> bool(np.allclose(fast, rope_linear_attention(q, k, v, pos, causal=True), atol=1e-12))
+    True
+    """
+    q, k, positions = _check_qk(q, k, positions)
+    v = _check_v(v, q.shape[0])
+    base = check_base(base)
+    causal = _check_bool(causal, "causal")
+    fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
+    if fk.shape != fq.shape:
+        raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
+    rq, rk = apply_rope(fq, positions, base=base), apply_rope(fk, positions, base=base)
+    if causal:  # one pass over the tokens; the state (U, z) has a fixed size
+        U, z = np.zeros((fq.shape[1], v.shape[1])), np.zeros(fq.shape[1])
+        numerators, denominators = np.empty_like(v), np.empty(q.shape[0])
+        for m in range(q.shape[0]):
+            U += np.outer(rk[m], v[m])
+            z += fk[m]
+            numerators[m], denominators[m] = rq[m] @ U, fq[m] @ z
+    else:  # the sums are shared by every query
+        numerators, denominators = rq @ (rk.T @ v), fq @ fk.sum(axis=0)
+    _check_denominators(denominators)
+    return numerators / denominators[:, None]
+
+
+# --- measurements ---------------------------------------------------------------------
+
+
+def weight_sum_deviation(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    causal: bool = False,
+    feature_map: FeatureMap = elu_plus_one,
+) -> float:
+    r"""Largest :math:`|\sum_n A_{mn}/D_m - 1|` over queries m: how far RoPE linear weights are from summing to 1.
+
+    .. math::
+        \sum_n \frac{\big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big)}
+                    {\sum_{n'} \phi(q_m)^\top\phi(k_{n'})} \ne 1 \ \text{in general}
+
+    It is 0 when all positions are equal (then every rotation cancels).  Source: RoFormer
+    eq. (19) (numerator rotated, denominator not).
+
+    >>> weight_sum_deviation(np.ones((3, 2)), np.ones((3, 2)), [4, 4, 4]) < 1e-15
+    True
+    """
+    numerators, denominators = rope_linear_terms(
+        q, k, positions, base=base, causal=causal, feature_map=feature_map
+    )
+    return float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0)))
+
+
+def smallest_numerator(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    base: float = 10000.0,
+    causal: bool = False,
+    feature_map: FeatureMap = elu_plus_one,
+) -> float:
+    r"""Return the smallest numerator weight :math:`A_{mn}` over visible pairs (negative if any is).
+
+    .. math:: \min_{n \text{ visible to } m} \big(R_{p_m}\phi(q_m)\big)^\top \big(R_{p_n}\phi(k_n)\big)
+
+    With a positive φ the unrotated product :math:`\phi(q)^\top\phi(k)` is positive, but the
+    rotated vectors have entries of both signs, so the product can be negative.  Example
+    (d = 2, base 10000, so θ_0 = 1): q = k = 0 gives φ = (1, 1) and, at distance 3,
+    :math:`\phi^\top R(-3)\phi = 2\cos 3 \approx -1.98`.  Source: RoFormer eq. (19).
+
+    >>> round(smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0]), 6)
+    -1.979985
+    """
+    numerators, _ = rope_linear_terms(q, k, positions, base=base, causal=causal, feature_map=feature_map)
+    if causal:
+        numerators = numerators[np.tril(np.ones(numerators.shape, dtype=bool))]
+    return float(np.min(numerators))

@@ -1,0 +1,269 @@
+r"""YaRN and Llama 3.1 rope scaling: frequencies blended by wavelength, per pair.
+
+Scope: YaRN given twice — as the paper writes it (:func:`yarn_frequencies`, a ramp linear
+in the ratio :math:`r_i = L/\lambda_i`) and as the authors' reference code and Hugging
+Face transformers compute it (:func:`yarn_reference_frequencies`, a ramp linear in the pair
+*index*, between boundaries rounded down/up to integers) — with the ramp, the index
+boundaries and the attention factor; and Llama 3.1's scaling, which is the paper's YaRN
+ramp with :math:`\alpha = 1`, :math:`\beta = 4` (no attention factor).  Each returns the new
+frequencies :math:`\theta'_i` (float64, shape (d/2,)); the uniform transforms (PI, NTK,
+dynamic NTK) and the unseen-angle analysis are in :mod:`ropemath.scaling`.
+
+Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
+:math:`\theta_{i+1}`); wavelength :math:`\lambda_i = 2\pi/\theta_i`; ``scale`` is
+:math:`s = L'/L \ge 1`; ``original_length`` is the training length :math:`L`.
+
+References: Peng et al., *YaRN: Efficient Context Window Extension of Large Language
+Models*, arXiv:2309.00071 §3.2-3.4, and github.com/jquesnelle/yarn
+``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``; Hugging Face transformers
+``modeling_rope_utils`` (``_compute_yarn_parameters``, ``_compute_llama3_parameters``);
+Meta Llama 3.1 ``apply_scaling``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from ._validate import check_base, check_d, check_int, check_positions, check_real
+from .rotation import frequencies
+from .scaling import _scale
+
+__all__ = [
+    "yarn_ramp",
+    "yarn_frequencies",
+    "yarn_correction_dim",
+    "yarn_correction_range",
+    "yarn_reference_frequencies",
+    "yarn_attention_factor",
+    "llama31_frequencies",
+    "llama31_bands",
+]
+
+
+def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
+    r"""YaRN's ramp :math:`\gamma(r)` (paper, eq. 18), elementwise, float64.
+
+    .. math::
+        \gamma(r) = \begin{cases} 0 & r < \alpha \\ 1 & r > \beta \\
+        \dfrac{r - \alpha}{\beta - \alpha} & \text{otherwise} \end{cases}
+
+    Source: Peng et al., arXiv:2309.00071 §3.2 ("NTK-by-parts"), α = 1, β = 32 for Llama.
+
+    >>> yarn_ramp([0.5, 1.0, 16.5, 32.0, 40.0]).tolist()
+    [0.0, 0.0, 0.5, 1.0, 1.0]
+    """
+    r = check_positions(r, "r")
+    alpha, beta = check_real(alpha, "alpha"), check_real(beta, "beta")
+    if not 0 <= alpha < beta:
+        raise ValueError(f"alpha and beta must satisfy 0 <= alpha < beta, got alpha={alpha}, beta={beta}")
+    return np.clip((r - alpha) / (beta - alpha), 0.0, 1.0)
+
+
+def yarn_frequencies(
+    d: int,
+    base: float = 10000.0,
+    *,
+    scale: float,
+    original_length: int,
+    alpha: float = 1.0,
+    beta: float = 32.0,
+) -> np.ndarray:
+    r"""YaRN frequencies as the paper writes them (ramp linear in :math:`r_i = L/\lambda_i`).
+
+    .. math::
+        r_i = \frac{L}{\lambda_i} = \frac{L\,\theta_i}{2\pi}, \qquad
+        \theta'_i = \big(1 - \gamma(r_i)\big)\frac{\theta_i}{s} + \gamma(r_i)\,\theta_i
+
+    Pairs that turn more than β times in ``L`` keep :math:`\theta_i`; pairs that turn less
+    than α times are interpolated (:math:`\theta_i/s`).  Source: Peng et al.,
+    arXiv:2309.00071 §3.2 eq. (18)-(19) (paper index from 1, here from 0).
+
+    >>> th = yarn_frequencies(8, 100.0, scale=4.0, original_length=64)
+    >>> [round(v, 6) for v in th.tolist()]  # r = 10.19, 3.22, 1.02, 0.32; gamma = 0.296, 0.072, 0.0006, 0
+    [0.47224, 0.09605, 0.025045, 0.007906]
+    """
+    th = frequencies(d, base)
+    s = _scale(scale)
+    L = check_int(original_length, "original_length", minimum=1)
+    gamma = yarn_ramp(L * th / (2.0 * np.pi), alpha, beta)
+    return (1.0 - gamma) * th / s + gamma * th
+
+
+def yarn_correction_dim(num_rotations: float, d: int, base: float, original_length: int) -> float:
+    r"""Pair index at which a pair makes exactly ``num_rotations`` turns in ``original_length``.
+
+    .. math::
+        \frac{L}{\lambda_i} = \rho \iff i = \frac{d \,\ln\!\big(L / (2\pi\rho)\big)}{2\ln b}
+
+    (from :math:`\lambda_i = 2\pi b^{2i/d}`).  Source: ``find_correction_dim`` of the YaRN
+    reference code and of transformers' ``_compute_yarn_parameters``.
+
+    >>> round(yarn_correction_dim(1.0, 128, 10000.0, 4096), 4), round(yarn_correction_dim(32.0, 128, 10000.0, 4096), 4)
+    (45.0269, 20.9445)
+    """
+    rho = check_real(num_rotations, "num_rotations")
+    if rho <= 0:
+        raise ValueError(f"num_rotations must be > 0, got {rho}")
+    d = check_d(d)
+    base = check_base(base)
+    if base == 1.0:
+        raise ValueError("base must be != 1 (all wavelengths are equal), got 1.0")
+    L = check_int(original_length, "original_length", minimum=1)
+    return d * math.log(L / (2.0 * math.pi * rho)) / (2.0 * math.log(base))
+
+
+def yarn_correction_range(
+    d: int,
+    base: float,
+    original_length: int,
+    *,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> tuple[float, float]:
+    r"""The ramp's index boundaries (low, high) of the YaRN reference code.
+
+    .. math::
+        \mathrm{low} = \max\big(0, \lfloor i(\beta_{\mathrm{fast}}) \rfloor\big), \qquad
+        \mathrm{high} = \min\big(d - 1, \lceil i(\beta_{\mathrm{slow}}) \rceil\big)
+
+    with :math:`i(\rho)` from :func:`yarn_correction_dim`.  ``truncate=False`` skips the
+    floor/ceil (transformers' ``truncate`` option).  The upper clamp is :math:`d - 1` in the
+    reference code although pair indices stop at :math:`d/2 - 1`.
+
+    >>> yarn_correction_range(128, 10000.0, 4096)
+    (20.0, 46.0)
+    """
+    if not isinstance(truncate, (bool, np.bool_)):
+        raise TypeError(f"truncate must be a bool, got {type(truncate).__name__}")
+    low = yarn_correction_dim(beta_fast, d, base, original_length)
+    high = yarn_correction_dim(beta_slow, d, base, original_length)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    return float(max(low, 0)), float(min(high, d - 1))
+
+
+def yarn_reference_frequencies(
+    d: int,
+    base: float = 10000.0,
+    *,
+    scale: float,
+    original_length: int,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> np.ndarray:
+    r"""YaRN frequencies as the reference code computes them (ramp linear in the pair index).
+
+    .. math::
+        \mathrm{ramp}_i = \operatorname{clip}\Big(\frac{i - \mathrm{low}}{\mathrm{high} - \mathrm{low}}, 0, 1\Big),
+        \quad \mathrm{mask}_i = 1 - \mathrm{ramp}_i, \quad
+        \theta'_i = \frac{\theta_i}{s}(1 - \mathrm{mask}_i) + \theta_i\,\mathrm{mask}_i
+
+    with (low, high) from :func:`yarn_correction_range` (``high`` nudged by 0.001 if equal to
+    ``low``, as the code does).  Written from the documented behaviour of the reference code
+    (github.com/jquesnelle/yarn) and transformers' ``_compute_yarn_parameters``; computed in
+    float64 here (the originals use float32).  Since :math:`i` is linear in :math:`\ln r_i`, this
+    ramp is linear in :math:`\ln r` where the paper's is linear in :math:`r`.
+
+    >>> th = yarn_reference_frequencies(8, 100.0, scale=4.0, original_length=64)
+    >>> [round(v, 6) for v in th.tolist()]  # low = 0, high = 3: mask = 1, 2/3, 1/3, 0
+    [1.0, 0.237171, 0.05, 0.007906]
+    """
+    s = _scale(scale)
+    th = frequencies(d, base)
+    low, high = yarn_correction_range(
+        d, base, original_length, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate
+    )
+    if low == high:
+        high += 0.001
+    ramp = np.clip((np.arange(d // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+    mask = 1.0 - ramp
+    return th / s * (1.0 - mask) + th * mask
+
+
+def yarn_attention_factor(scale: float) -> float:
+    r"""YaRN's attention temperature, as the factor :math:`\sqrt{1/t}` applied to q and k.
+
+    .. math:: \sqrt{1/t} = 0.1 \ln s + 1
+
+    Multiplying both q and k by it multiplies every logit by :math:`1/t`.  Source: Peng et
+    al., arXiv:2309.00071 §3.4 eq. (22); the reference code's ``get_mscale`` (1 for s <= 1).
+
+    >>> round(yarn_attention_factor(16.0), 6)
+    1.277259
+    """
+    return 0.1 * math.log(_scale(scale)) + 1.0
+
+
+# --- Llama 3.1 ----------------------------------------------------------------------------
+
+
+def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length):
+    th = frequencies(d, base)
+    factor = _scale(factor, "factor")
+    lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
+    if not 0 < lo < hi:
+        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low < high, got {lo}, {hi}")
+    L = check_int(original_length, "original_length", minimum=1)
+    wl = 2.0 * np.pi / th
+    divided = wl > L / lo
+    kept = wl < L / hi
+    smooth = (L / wl - lo) / (hi - lo)
+    blended = (1.0 - smooth) * th / factor + smooth * th
+    out = np.where(divided, th / factor, np.where(kept, th, blended))
+    return out, np.where(divided, "divided", np.where(kept, "kept", "blended"))
+
+
+def llama31_frequencies(
+    d: int = 128,
+    base: float = 500000.0,
+    *,
+    factor: float = 8.0,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+    original_length: int = 8192,
+) -> np.ndarray:
+    r"""Llama 3.1 frequency scaling (defaults: the released Llama 3.1 configuration).
+
+    .. math::
+        \theta'_i = \begin{cases}
+        \theta_i / f & \lambda_i > L/\ell \quad(\text{divided})\\
+        \theta_i & \lambda_i < L/h \quad(\text{kept})\\
+        (1-\sigma_i)\,\theta_i/f + \sigma_i\,\theta_i & \text{otherwise (blended)},\quad
+        \sigma_i = \dfrac{L/\lambda_i - \ell}{h - \ell}
+        \end{cases}
+
+    with :math:`f` = ``factor``, :math:`\ell` = ``low_freq_factor``, :math:`h` =
+    ``high_freq_factor``, :math:`L` = ``original_length``.  Source: Meta's ``apply_scaling``
+    (Llama 3.1) and transformers' ``_compute_llama3_parameters``.
+
+    >>> th = llama31_frequencies()
+    >>> bool(th[0] == 1.0), bool(th[-1] == frequencies(128, 500000.0)[-1] / 8)
+    (True, True)
+    """
+    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0]
+
+
+def llama31_bands(
+    d: int = 128,
+    base: float = 500000.0,
+    *,
+    factor: float = 8.0,
+    low_freq_factor: float = 1.0,
+    high_freq_factor: float = 4.0,
+    original_length: int = 8192,
+) -> np.ndarray:
+    r"""Which branch of :func:`llama31_frequencies` each pair takes: "kept", "blended" or "divided".
+
+    .. math::
+        \text{kept} \iff \lambda_i < L/h, \qquad \text{divided} \iff \lambda_i > L/\ell
+
+    >>> bands = llama31_bands()
+    >>> [int(np.sum(bands == name)) for name in ("kept", "blended", "divided")]
+    [29, 6, 29]
+    """
+    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[1]
