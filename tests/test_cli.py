@@ -54,3 +54,11 @@ def test_check_command_fails_when_tolerance_is_impossible(capsys):
 def test_check_command_bad_dimension(capsys):
     assert main(["check", "--dims", "7"]) == 2
     assert "d must be a positive even integer, got 7" in capsys.readouterr().err
+
+
+def test_readme_documents_every_command():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for name in COMMANDS:
+        assert f"`ropemath {name}" in readme, f"README does not document `ropemath {name}`"
