@@ -37,10 +37,11 @@ GOALS = (
     ("interleaved, float32: RopeCache.apply(out=) / floor", "float32", "interleaved",
      "RopeCache.apply(out=)", "floor", "max", 1.5),
     ("half, float32: RopeCache.apply(out=) / floor", "float32", "half", "RopeCache.apply(out=)", "floor", "max", 3.0),
-    ("float32: dense gemm (R prebuilt) / RopeCache.apply", "float32", "interleaved",
-     "dense gemm (R prebuilt)", "RopeCache.apply", "min", 20.0),
-    ("float32: dense matvec (R prebuilt) / RopeCache.apply", "float32", "interleaved",
-     "dense matvec (R prebuilt)", "RopeCache.apply", "min", 20.0),
+    # the dense forms against the fastest elementwise arrangement (the one the floor goals use)
+    ("float32: dense matvec (R prebuilt) / RopeCache.apply(out=)", "float32", "interleaved",
+     "dense matvec (R prebuilt)", "RopeCache.apply(out=)", "min", 20.0),
+    ("float32: dense gemm (R prebuilt) / RopeCache.apply(out=)", "float32", "interleaved",
+     "dense gemm (R prebuilt)", "RopeCache.apply(out=)", "min", 20.0),
     ("float32: dense gemm (build R) / apply_rope", "float32", "interleaved",
      "dense gemm (build R)", "apply_rope", "min", 20.0),
 )
@@ -101,7 +102,7 @@ def _print_report(res: dict) -> None:
         for g in res["goals"]:
             sign = "<=" if g["kind"] == "max" else ">="
             verdict = "met" if g["met"] else "MISSED"
-            print(f"  {g['goal']:55} {g['value']:7.2f}  (goal {sign} {g['target']:g}): {verdict}")
+            print(f"  {g['goal']:61} {g['value']:7.2f}  (goal {sign} {g['target']:g}): {verdict}")
     if "scaling" in res:
         s = res["scaling"]
         print(f"\nscaling (float64, one position per vector; time per vector):\n{'d':>6} {'elementwise [us]':>17} "
