@@ -84,7 +84,8 @@ def to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
     with np.errstate(over="ignore"):  # float64 beyond the float32 range rounds to ±inf
         f32 = np.asarray(arr, dtype=np.float32)
     bits = f32.view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    u = np.uint64  # typed constants: numpy 1.x refuses uint64 >> int64
+    rounded = (bits + u(0x7FFF) + ((bits >> u(16)) & u(1))) & u(0xFFFF0000)
     out = rounded.astype(np.uint32).view(np.float32)
     return np.where(np.isnan(f32), f32, out)
 
