@@ -34,13 +34,9 @@ from ._verdict import GAP, identity, not_checkable, num, res, shift_change
 from .ledger import Outcome
 
 
-def _rng(seed: int) -> np.random.Generator:
-    return np.random.default_rng(seed)
-
-
 def softmax_weights() -> Outcome:
     r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1."""
-    q, k = _rng(30).standard_normal((2, 5, 8))  # seed 30
+    q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
     w = rope_attention_weights(q, k, np.zeros(5))  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / np.sqrt(8)) for j in range(5)] for i in range(5)])
     loop /= loop.sum(axis=1, keepdims=True)
@@ -53,7 +49,7 @@ def softmax_weights() -> Outcome:
 
 def permutation_blind() -> Outcome:
     r"""Without positions, attention is permutation-equivariant: it cannot tell 我吃饭 from 饭吃我."""
-    rng = _rng(31)  # seed 31
+    rng = np.random.default_rng(31)  # seed 31
     tokens, wq, wk, wv = rng.standard_normal((3, 8)), *rng.standard_normal((3, 8, 8))
     order = [2, 1, 0]  # 我 吃 饭 -> 饭 吃 我
 
@@ -71,7 +67,7 @@ def permutation_blind() -> Outcome:
 
 def linear_attention() -> Outcome:
     r"""Linear attention :math:`\phi(q_m)^\top\sum_n \varphi(k_n) v_n^\top / \phi(q_m)^\top\sum_n\varphi(k_n)`: O(N)."""
-    q, k, v = _rng(32).standard_normal((3, 16, 8))  # seed 32
+    q, k, v = np.random.default_rng(32).standard_normal((3, 16, 8))  # seed 32
     pos = np.zeros(16)  # equal positions: no rotation, plain linear attention
     fq, fk = elu_plus_one(q), elu_plus_one(k)
     loop = np.array(
@@ -101,7 +97,7 @@ def linear_attention() -> Outcome:
 
 def xl_breaks_linear() -> Outcome:
     r"""With :math:`\phi(k_n + r_{m-n})` the key features depend on the query position m: no shared sum."""
-    rng = _rng(33)  # seed 33
+    rng = np.random.default_rng(33)  # seed 33
     k, table = rng.standard_normal(8), rng.standard_normal((9, 8))  # table[r + 4] = r_{r}
     f1, f2 = elu_plus_one(k + table[1 + 4]), elu_plus_one(k + table[2 + 4])  # n = 0, m = 1 and m = 2
     gap = float(np.max(np.abs(f1 - f2)))
@@ -115,7 +111,7 @@ def xl_breaks_linear() -> Outcome:
 
 def rope_linear_time() -> Outcome:
     r"""RoFormer eq. (19) (rotated numerator, plain denominator) keeps the O(N) prefix-sum form."""
-    q, k, v = _rng(34).standard_normal((3, 32, 8))  # seed 34
+    q, k, v = np.random.default_rng(34).standard_normal((3, 32, 8))  # seed 34
     pos = np.arange(32.0) * 7 - 50
     err = max(
         float(
@@ -137,7 +133,7 @@ def rope_linear_time() -> Outcome:
 def norm_is_not_the_reason() -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
     low = smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0])  # phi = (1, 1), distance 3
-    q, k, v = _rng(35).standard_normal((3, 32, 8))  # seed 35
+    q, k, v = np.random.default_rng(35).standard_normal((3, 32, 8))  # seed 35
     pos = np.arange(32.0)
     dev = weight_sum_deviation(q, k, pos)
     # a map that does NOT keep norms, 2 R_m, factorises just as well
@@ -167,7 +163,7 @@ def norm_is_not_the_reason() -> Outcome:
 
 def _before_after() -> tuple[float, float]:
     """Relative score change under a common shift of 5: rotating before / after W_q, W_k (seed 40)."""
-    rng = _rng(40)  # seed 40
+    rng = np.random.default_rng(40)  # seed 40
     x, wq, wk = rng.standard_normal((6, 8)), *rng.standard_normal((2, 8, 8))
     pos = np.arange(6.0)
 
@@ -204,7 +200,7 @@ def rotate_inside_attention() -> Outcome:
 
 def rotated_scores() -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
-    q, k = _rng(41).standard_normal((2, 6, 8))  # seed 41
+    q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
     pos = np.array([0.0, 3.0, 4.0, 10.0, 11.0, 50.0])
     S = rope_scores(q, k, pos)
     loop = np.array([[q[a] @ rotation_matrix(pos[b] - pos[a], 8) @ k[b] for b in range(6)] for a in range(6)])
@@ -217,7 +213,7 @@ def rotated_scores() -> Outcome:
 
 def values_not_rotated() -> Outcome:
     r"""v is left unrotated: outputs :math:`o_m = \sum_n a_{mn} v_n` then depend on positions only through m − n."""
-    rng = _rng(42)  # seed 42
+    rng = np.random.default_rng(42)  # seed 42
     q, k, v = rng.standard_normal((3, 6, 8))
     pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
 
