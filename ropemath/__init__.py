@@ -1,8 +1,22 @@
 """ropemath: the mathematics of Rotary Position Embedding (RoPE), derived and machine-checked.
 
-Scope: the public API, re-exported from the modules that implement it.  The folder shows
-the architecture: ``rotation`` (frequencies, dense matrices) → ``apply`` (fast elementwise
-form, layouts) → ``checks`` (numeric identity checks); ``cli`` drives them from the shell.
+The subpackages, in the order a reader meets them (each layer imports only the layers above it
+in this list; ``tests/test_layers.py`` enforces it):
+
+0. ``ropemath.core``       frequencies θ_i, rotations R^d_{Θ,m}, ``apply_rope`` and ``RopeCache``, the
+                           numeric identity checks, input validation, precision and round-off.
+1. ``ropemath.symbolic``   the proofs: sympy derivation of the 2D solution, identities, refutations.
+2. ``ropemath.theory``     the theory of the score: encodings for comparison, long-term decay, Abel
+                           summation, the plateau, Su's lower bound on the base.
+3. ``ropemath.attention``  softmax and linear attention with RoPE.
+4. ``ropemath.models``     models in practice: Meta / GPT-J / Hugging Face implementations and layouts,
+                           context extension (PI, NTK, YaRN, Llama 3.1).
+5. ``ropemath.claims``     the claims ledger: every mathematical claim of the source notes, checked.
+6. ``ropemath.plots``      figure functions and the registry of committed figures.
+7. ``ropemath.cli``        the ``ropemath`` command (check, derive, figures, claims, bench).
+
+This module re-exports the names of layers 0, 2, 3 and 4 that users and notebooks use; ``symbolic``,
+``claims``, ``plots`` and ``cli`` are imported on demand (importing ``ropemath`` does not import sympy).
 
 Index convention: ``i`` runs from 0, θ_i = base^(-2i/d), i = 0..d/2-1 (the paper's θ_{i+1}).
 
@@ -10,104 +24,74 @@ References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embe
 arXiv:2104.09864 v5 (2023).
 """
 
-from .abel import (
-    abel_bound,
-    abel_check,
-    abel_constant,
-    abel_identity_error,
-    complex_score,
-    pair_products,
-)
-from .apply import apply_rope, to_half, to_interleaved
-from .attention import (
-    rope_attention_weights,
-    rope_scores,
-    rope_softmax_attention,
-    shift_invariance_error,
-)
-from .base_bound import (
-    BaseBound,
-    base_lower_bound,
-    cosine_sum,
-    cosine_sum_minimum,
-    failing_intervals,
-)
-from .blocks import block_diagonal
-from .cache import RopeCache
-from .checks import (
-    composition_error,
-    determinant_error,
-    elementwise_error,
-    norm_error,
-    orthogonality_error,
-    relative_position_error,
-    transpose_error,
-)
-from .decay import (
-    binned_bound,
-    decay_bound,
-    decay_bound_slope,
-    partial_sums,
-    rising_intervals,
-)
-from .encodings import (
-    additive_score_expansion,
-    additive_scores,
-    relative_bias,
-    sinusoidal_dot_closed_form,
-    sinusoidal_dot_identity,
-    sinusoidal_encoding,
-    sinusoidal_pair_decomposition,
-    sinusoidal_scores,
-)
-from .implementations import (
-    gptj_rope,
-    meta_freqs_cis,
-    meta_llama_rope,
-    multihead_rope_attention,
-    neox_rope,
-    partial_rotary,
-    permute_for_half,
-    permute_for_interleaved,
-    rotate_every_two,
-    rotate_half,
-)
-from .linear_attention import (
+from ropemath.attention import (
     elu_plus_one,
+    rope_attention_weights,
     rope_linear_attention,
     rope_linear_attention_prefix,
     rope_linear_terms,
+    rope_scores,
+    rope_softmax_attention,
+    shift_invariance_error,
     smallest_numerator,
     weight_sum_deviation,
 )
-from .plateau import random_phase_level
-from .precision import (
+from ropemath.core import (
+    RopeCache,
+    angle_error_bound,
+    angle_rounding_error,
+    angles,
     angles_in_format,
+    apply_rope,
+    block_diagonal,
+    composition_error,
+    determinant_error,
+    elementwise_error,
+    error_vs_position,
+    frequencies,
+    full_turn_count,
+    half_permutation,
     largest_distinct_integer,
+    loglog_slope,
+    norm_error,
+    orthogonality_error,
     phase_error,
+    relative_position_error,
+    rotation_2d,
+    rotation_matrix,
     round_to_format,
     shift_error_in_format,
     to_bfloat16,
+    to_half,
+    to_interleaved,
+    transpose_error,
+    turns,
+    wavelengths,
 )
-from .rotation import angles, frequencies, half_permutation, rotation_2d, rotation_matrix
-from .roundoff import angle_error_bound, angle_rounding_error, error_vs_position, loglog_slope
-from .scaling import (
+from ropemath.models import (
     angle_range_ratio,
     dynamic_ntk_frequencies,
     dynamic_ntk_scale,
     extension_frequencies,
+    gptj_rope,
+    llama31_bands,
+    llama31_frequencies,
+    meta_freqs_cis,
+    meta_llama_rope,
+    multihead_rope_attention,
+    neox_rope,
     never_full_turn,
     ntk_base,
     ntk_frequencies,
+    partial_rotary,
+    permute_for_half,
+    permute_for_interleaved,
     position_interpolation,
+    rotate_every_two,
+    rotate_half,
     theta_relative_position_error,
     theta_rotation_matrix,
     unseen_angle_pairs,
-)
-from .spectrum import full_turn_count, turns, wavelengths
-from .yarn import (
-    llama31_bands,
-    llama31_frequencies,
     yarn_attention_factor,
     yarn_correction_dim,
     yarn_correction_range,
@@ -115,8 +99,37 @@ from .yarn import (
     yarn_ramp,
     yarn_reference_frequencies,
 )
+from ropemath.theory import (
+    BaseBound,
+    abel_bound,
+    abel_check,
+    abel_constant,
+    abel_identity_error,
+    additive_score_expansion,
+    additive_scores,
+    base_lower_bound,
+    binned_bound,
+    complex_score,
+    cosine_sum,
+    cosine_sum_minimum,
+    decay_bound,
+    decay_bound_slope,
+    failing_intervals,
+    pair_products,
+    partial_sums,
+    random_phase_level,
+    relative_bias,
+    rising_intervals,
+    sinusoidal_dot_closed_form,
+    sinusoidal_dot_identity,
+    sinusoidal_encoding,
+    sinusoidal_pair_decomposition,
+    sinusoidal_scores,
+)
 
 __version__ = "0.1.0"
+
+SUBPACKAGES = ("core", "symbolic", "theory", "attention", "models", "claims", "plots", "cli")
 
 __all__ = [
     "BaseBound",

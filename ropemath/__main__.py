@@ -1,5 +1,5 @@
-"""Entry point for ``python -m ropemath``; see :mod:`ropemath.cli`."""
+"""Entry point for ``python -m ropemath``; see :mod:`ropemath.cli.dispatch`."""
 
-from .cli import main
+from ropemath.cli.dispatch import main
 
 raise SystemExit(main())

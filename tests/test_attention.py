@@ -1,4 +1,4 @@
-"""Softmax attention with RoPE (ropemath.attention) against explicit Python double loops.
+"""Softmax attention with RoPE (ropemath.attention.softmax) against explicit Python double loops.
 
 Independent sides: every score is rebuilt as (R_m q_m)·(R_n k_n) with the dense
 rotation_matrix and Python sums; softmax with math.exp.  The linear attention of RoFormer

@@ -1,4 +1,4 @@
-"""Tests of ropemath.base_bound: Su's lower bound on the RoPE base and its non-monotone condition.
+"""Tests of ropemath.theory.base_bound: Su's lower bound on the RoPE base and its non-monotone condition.
 
 Expected values come from brute force that shares no code with ropemath: the full
 (L x d/2) table of cos(m θ_i) summed with numpy (or Python loops over ``math`` for small
@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from ropemath.base_bound import (
+from ropemath.theory.base_bound import (
     BaseBound,
     base_lower_bound,
     cosine_sum,

@@ -6,8 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from ropemath import apply_rope, bench, bench_cli
-from ropemath.cli import main
+from ropemath import apply_rope
+from ropemath.cli import bench, bench_cli
+from ropemath.cli.dispatch import main
 
 TINY = {"heads": 2, "positions": 12, "d": 8, "repeats": 1, "warmup": 0, "dense_positions": 5}
 
@@ -114,14 +115,14 @@ def test_goals_compare_the_right_rows():
 
 
 def test_suites_missing_are_reported(tmp_path, monkeypatch):
-    monkeypatch.setattr("ropemath.cli.COMMANDS", {})
+    monkeypatch.setattr("ropemath.cli.dispatch.COMMANDS", {})
     rows = bench.suite_timings(tmp_path)
     assert [r["suite"] for r in rows] == ["symbolic tests", "ropemath figures", "notebooks (strict nbval)"]
     assert all(r["seconds"] is None and r["tail"] == "not present" for r in rows)
 
 
 def test_suites_are_run_in_a_subprocess(tmp_path, monkeypatch):
-    monkeypatch.setattr("ropemath.cli.COMMANDS", {})
+    monkeypatch.setattr("ropemath.cli.dispatch.COMMANDS", {})
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_symbolic_tiny.py").write_text("def test_one():\n    assert 1 + 1 == 2\n")
     row = bench.suite_timings(tmp_path)[0]

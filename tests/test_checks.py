@@ -4,8 +4,8 @@ and each can fail: fed a wrong matrix, it reports a large error."""
 import numpy as np
 import pytest
 
-import ropemath.checks as checks
-from ropemath.checks import (
+import ropemath.core.checks as checks
+from ropemath.core.checks import (
     SURVEY_DIMS,
     composition_error,
     determinant_error,

@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import ropemath.claims as claims
-from ropemath.apply import apply_rope
 from ropemath.claims import LEDGER, NOTES, VERDICTS, Entry, Outcome, entries, note_source, run, run_ledger, summary
-from ropemath.cli import main
+from ropemath.cli.dispatch import main
+from ropemath.core.apply import apply_rope
 
 SEEDS = Path("/work/shared/seeds")  # the source notes; present in the authoring checkout, not shipped
 BY_ID = {e.id: e for e in LEDGER}

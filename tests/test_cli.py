@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from ropemath.cli import COMMANDS, main
+from ropemath.cli.dispatch import COMMANDS, main
 
 
 def run(*args):

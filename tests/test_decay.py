@@ -1,4 +1,4 @@
-"""Tests of ropemath.decay, ropemath.abel and ropemath.plateau: partial sums, the Figure 2 bound, its
+"""Tests of ropemath.theory.decay, .abel and .plateau: partial sums, the Figure 2 bound, its
 far-out level, and the Abel bound on one score (RoFormer eq. 35-37).
 
 Every expected value comes from a construction that shares no code with ropemath: plain
@@ -14,7 +14,7 @@ import pytest
 from constructions import loop_block_diagonal, paper_theta
 
 from ropemath import apply_rope, frequencies
-from ropemath.abel import (
+from ropemath.theory.abel import (
     abel_bound,
     abel_check,
     abel_constant,
@@ -22,14 +22,14 @@ from ropemath.abel import (
     complex_score,
     pair_products,
 )
-from ropemath.decay import (
+from ropemath.theory.decay import (
     binned_bound,
     decay_bound,
     decay_bound_slope,
     partial_sums,
     rising_intervals,
 )
-from ropemath.plateau import random_phase_level
+from ropemath.theory.plateau import random_phase_level
 
 # --- independent constructions ---------------------------------------------------------------
 
@@ -374,17 +374,6 @@ def test_score_functions_reject_bad_input():
         rising_intervals(8, r_max=1e6, step=1e-3)
     with pytest.raises(ValueError, match=r"step must be in \(0, r_max\]"):
         rising_intervals(8, r_max=10.0, step=0.0)
-
-
-def test_names_moved_out_of_decay_are_still_importable_from_it():
-    import ropemath
-    import ropemath.decay as decay
-
-    for name in ("pair_products", "complex_score", "abel_constant", "abel_bound", "abel_identity_error",
-                 "abel_check", "random_phase_level"):
-        assert getattr(decay, name) is getattr(ropemath, name)
-    with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        _ = decay.nope
 
 
 def test_individual_scores_need_not_decay():

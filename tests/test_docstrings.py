@@ -12,10 +12,24 @@ import ropemath
 MODULES = sorted(m.name for m in pkgutil.walk_packages(ropemath.__path__, "ropemath.") if m.name != "ropemath.__main__")
 # Modules whose public functions implement mathematics: each must show its equation and a doctest.
 MATH_MODULES = {
-    "ropemath.rotation", "ropemath.apply", "ropemath.checks", "ropemath.cache", "ropemath.decay",
-    "ropemath.scaling", "ropemath.base_bound", "ropemath.attention", "ropemath.linear_attention", "ropemath.encodings",
-    "ropemath.implementations", "ropemath.precision", "ropemath.spectrum", "ropemath.roundoff",
-    "ropemath.blocks", "ropemath.abel", "ropemath.plateau", "ropemath.yarn",
+    "ropemath.attention.linear",
+    "ropemath.attention.softmax",
+    "ropemath.core.apply",
+    "ropemath.core.blocks",
+    "ropemath.core.cache",
+    "ropemath.core.checks",
+    "ropemath.core.precision",
+    "ropemath.core.rotation",
+    "ropemath.core.roundoff",
+    "ropemath.core.spectrum",
+    "ropemath.models.implementations",
+    "ropemath.models.scaling",
+    "ropemath.models.yarn",
+    "ropemath.theory.abel",
+    "ropemath.theory.base_bound",
+    "ropemath.theory.decay",
+    "ropemath.theory.encodings",
+    "ropemath.theory.plateau",
 }
 
 

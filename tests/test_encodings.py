@@ -1,4 +1,4 @@
-"""Additive position encodings (ropemath.encodings) against independent constructions.
+"""Additive position encodings (ropemath.theory.encodings) against independent constructions.
 
 Independent sides: Vaswani et al.'s formula written with Python's math module, scores built by
 explicit loops, sympy's expansion evaluated on random numeric matrices, and numpy dot products

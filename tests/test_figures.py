@@ -8,7 +8,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import ropemath.plots as plots
-from ropemath.cli import main
+from ropemath.cli.dispatch import main
 from ropemath.plots import FIGURES, png_bytes, save_png
 
 FAST = ["long_term_decay", "bound_vs_scores"]  # the two quickest figures, for tests that need any figure

@@ -325,7 +325,7 @@ def test_multihead_attention_matches_loop(checkpoint):
     S, O = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], c["n_heads"], causal=True)
     np.testing.assert_allclose(S, c["meta"][0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(O, c["meta"][1], rtol=0, atol=1e-12)
-    # per head it is the single-head softmax attention of ropemath.attention (scores / sqrt(d_head))
+    # per head it is the single-head softmax attention of ropemath.attention.softmax (scores / sqrt(d_head))
     h = 2
     rows = slice(h * 64, (h + 1) * 64)
     single = rope_softmax_attention(c["X"] @ c["W_q"][rows].T, c["X"] @ c["W_k"][rows].T, c["X"] @ c["W_v"][rows].T,

@@ -1,4 +1,4 @@
-"""Linear attention with RoPE (ropemath.linear_attention) against explicit Python double loops.
+"""Linear attention with RoPE (ropemath.attention.linear) against explicit Python double loops.
 
 Independent sides: RoFormer eq. (19) as a literal double sum with the dense rotation_matrix
 and Python sums; elu+1 with math.exp; closed forms worked by hand (2 cos 3, 2 + 2 cos 355).

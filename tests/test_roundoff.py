@@ -1,4 +1,4 @@
-"""Rounding of the angles and the growth of identity errors with position (ropemath.roundoff),
+"""Rounding of the angles and the growth of identity errors with position (ropemath.core.roundoff),
 against Dekker's exact product, the standard rounding bound and np.polyfit; the claims of
 notebook 03, section 5."""
 
@@ -15,7 +15,7 @@ from ropemath import (
     frequencies,
     loglog_slope,
 )
-from ropemath.roundoff import UNIT_ROUNDOFF
+from ropemath.core.roundoff import UNIT_ROUNDOFF
 
 U = 2.0**-53  # unit roundoff of float64, round-to-nearest (IEEE 754 binary64: 53-bit significand)
 
@@ -147,7 +147,7 @@ def test_survey_table_of_notebook_03_splits_into_two_groups():
     """Notebook 03, section 4: the table's single-matrix identities stay at a few ulps for every d,
     transpose is exactly 0, and only the two-position identities grow (not for d = 2: theta_0 = 1)."""
     from ropemath import elementwise_error, norm_error, relative_position_error
-    from ropemath.checks import survey
+    from ropemath.core.checks import survey
 
     rows = survey((2, 4, 8, 64, 128), trials=5, max_position=1e6, seed=0)
     rng = np.random.default_rng(4096)  # the d = 4096 row of the notebook: same seed, same draws

@@ -1,4 +1,4 @@
-"""Tests of ropemath.scaling and ropemath.yarn: PI, NTK, dynamic NTK, YaRN (paper and reference code), Llama 3.1,
+"""Tests of ropemath.models.scaling and .yarn: PI, NTK, dynamic NTK, YaRN (paper and reference code), Llama 3.1,
 the relative-position identity with scaled frequencies, unseen angles, and the numbers notebook 08 states.
 
 Expected values come from plain Python loops over ``math`` written from the papers' formulas
@@ -13,7 +13,7 @@ import pytest
 from constructions import paper_theta
 
 from ropemath import binned_bound, decay_bound, frequencies, rotation_matrix
-from ropemath.scaling import (
+from ropemath.models.scaling import (
     angle_range_ratio,
     dynamic_ntk_frequencies,
     dynamic_ntk_scale,
@@ -26,7 +26,7 @@ from ropemath.scaling import (
     theta_rotation_matrix,
     unseen_angle_pairs,
 )
-from ropemath.yarn import (
+from ropemath.models.yarn import (
     llama31_bands,
     llama31_frequencies,
     yarn_attention_factor,

@@ -1,4 +1,4 @@
-"""Wavelengths, turns and full-turn counts (ropemath.spectrum) against loops, closed forms and
+"""Wavelengths, turns and full-turn counts (ropemath.core.spectrum) against loops, closed forms and
 brute force over positions; the numbers notebook 03 states."""
 
 import math

@@ -6,7 +6,7 @@ import sys
 
 import sympy as sp
 
-from ropemath.cli import main
+from ropemath.cli.dispatch import main
 from ropemath.symbolic import derivation
 from ropemath.symbolic.cli import plain
 from ropemath.symbolic.common import m, q, theta

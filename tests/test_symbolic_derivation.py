@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from ropemath.apply import apply_rope
-from ropemath.rotation import rotation_2d
+from ropemath.core.apply import apply_rope
+from ropemath.core.rotation import rotation_2d
 from ropemath.symbolic.common import k, m, n, q, q0, q1, rotation, theta
 from ropemath.symbolic.derivation import (
     R_f,
@@ -111,7 +111,7 @@ def test_modulus_and_argument_checks_reject_wrong_sides(key, field, value):
 
 
 def test_rotation_form_matrix_matches_numpy_rotation_2d():
-    # the matrix of step 11, evaluated, against ropemath.rotation.rotation_2d (numpy)
+    # the matrix of step 11, evaluated, against ropemath.core.rotation.rotation_2d (numpy)
     matrix = step("rotation_form").rhs.args[0]
     for angle in (0.0, 0.4, 2.5, -1.3):
         value = np.array(matrix.subs({m: 1, theta: angle}).evalf(), dtype=float)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from ropemath.rotation import frequencies, rotation_2d, rotation_matrix
+from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
 from ropemath.symbolic import proofs
 from ropemath.symbolic.common import (
     a,
@@ -113,7 +113,7 @@ def test_is_zero_on_matrices_and_scalars():
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
 def test_symbolic_block_rotation_matches_numpy(layout):
-    # sympy block_rotation (entry-by-entry loop) vs ropemath.rotation.rotation_matrix (numpy)
+    # sympy block_rotation (entry-by-entry loop) vs ropemath.core.rotation.rotation_matrix (numpy)
     d, pos, base = 6, 7.0, 100.0
     t = thetas(d // 2)
     subs = dict(zip(t, frequencies(d, base).tolist(), strict=True)) | {m: pos}

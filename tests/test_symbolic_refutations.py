@@ -1,5 +1,5 @@
 """Tests of ropemath.symbolic.refutations: each false claim is refuted at its counterexample, the
-values are confirmed with numpy (ropemath.rotation.rotation_2d, an independent construction), the
+values are confirmed with numpy (ropemath.core.rotation.rotation_2d, an independent construction), the
 correct forms are proved, the gap formulas agree with numpy at seeded random inputs, and a true
 claim is NOT reported as refuted."""
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from ropemath.rotation import rotation_2d
+from ropemath.core.rotation import rotation_2d
 from ropemath.symbolic import refutations
 from ropemath.symbolic.common import check_identity, k0, k1, m, n, q0, q1, theta
 from ropemath.symbolic.proofs import prove_relative_position_2d

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import PurePath
 
-from . import note000, note001, note002, note003, note004
-from .ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
+from ropemath.claims import note000, note001, note002, note003, note004
+from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
 
 __all__ = [
     "LEDGER",

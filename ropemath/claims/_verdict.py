@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .ledger import Outcome
+from ropemath.claims.ledger import Outcome
 
 TOL = 1e-12  # relative residual below which a floating-point identity counts as exact
 GAP = 1e-6  # difference above which two sides of a counterexample count as different
@@ -120,7 +120,7 @@ def from_refutation(name: str) -> Outcome:
 
     The counterexample is the refutation's exact substitution; the correction is its proved correct form.
     """
-    from ..symbolic import refutations  # sympy: imported only when a check needs it
+    from ropemath.symbolic import refutations  # sympy: imported only when a check needs it
 
     r = refutations.get_refutation(name)
     example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}

@@ -1,8 +1,8 @@
 r"""Checks of the notes' claims about attention, linear attention and other position encodings.
 
 Scope: zero-argument check functions for softmax attention without positions, linear
-attention with and without RoPE (via :mod:`ropemath.attention` and
-:mod:`ropemath.linear_attention`), and the claims about where RoPE is applied (to q
+attention with and without RoPE (via :mod:`ropemath.attention.softmax` and
+:mod:`ropemath.attention.linear`), and the claims about where RoPE is applied (to q
 and k after the projections, not to v).  Other position encodings are checked in
 :mod:`.checks_encodings`.
 
@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..apply import apply_rope
-from ..attention import rope_attention_weights, rope_scores, rope_softmax_attention
-from ..linear_attention import (
+from ropemath.attention.linear import (
     elu_plus_one,
     rope_linear_attention,
     rope_linear_attention_prefix,
@@ -29,9 +27,11 @@ from ..linear_attention import (
     smallest_numerator,
     weight_sum_deviation,
 )
-from ..rotation import rotation_matrix
-from ._verdict import GAP, identity, not_checkable, num, res, shift_change
-from .ledger import Outcome
+from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
+from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change
+from ropemath.claims.ledger import Outcome
+from ropemath.core.apply import apply_rope
+from ropemath.core.rotation import rotation_matrix
 
 
 def softmax_weights() -> Outcome:
@@ -43,7 +43,7 @@ def softmax_weights() -> Outcome:
     err = max(float(np.max(np.abs(w - loop))), float(np.max(np.abs(w.sum(axis=1) - 1))))
     return identity(
         err if np.all(w > 0) else float("inf"),
-        "ropemath.attention weights vs the formula written out, and row sums vs 1 (N = 5, d = 8, seed 30)",
+        "ropemath.attention.softmax weights vs the formula written out, and row sums vs 1 (N = 5, d = 8, seed 30)",
     )
 
 
@@ -126,7 +126,7 @@ def rope_linear_time() -> Outcome:
     )
     return identity(
         err,
-        "ropemath.linear_attention prefix-sum form vs the O(N^2) form of eq. (19), causal and not (N = 32, seed 34)",
+        "ropemath.attention.linear prefix-sum form vs the O(N^2) form of eq. (19), causal and not (N = 32, seed 34)",
     )
 
 
@@ -206,7 +206,7 @@ def rotated_scores() -> Outcome:
     loop = np.array([[q[a] @ rotation_matrix(pos[b] - pos[a], 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
-        "ropemath.attention.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)",
+        "ropemath.attention.softmax.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)",
         tol=1e-12,
     )
 

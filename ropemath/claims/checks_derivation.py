@@ -23,12 +23,12 @@ import cmath
 import numpy as np
 import sympy as sp
 
-from ..rotation import rotation_2d
-from ..symbolic import refutations
-from ..symbolic.common import is_zero
-from ..symbolic.derivation import derivation_steps
-from ._verdict import GAP, conditional, from_refutation, identity, num, res
-from .ledger import Outcome
+from ropemath.claims._verdict import GAP, conditional, from_refutation, identity, num, res
+from ropemath.claims.ledger import Outcome
+from ropemath.core.rotation import rotation_2d
+from ropemath.symbolic import refutations
+from ropemath.symbolic.common import is_zero
+from ropemath.symbolic.derivation import derivation_steps
 
 _x, _y, _t, _t2 = sp.symbols("x y theta theta_2", real=True)
 _r, _r2 = sp.symbols("r r_2", positive=True)

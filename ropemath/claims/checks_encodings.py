@@ -3,7 +3,7 @@ r"""Checks of the notes' claims about additive absolute encodings and the relati
 Scope: zero-argument check functions for the sinusoidal encoding (its formula, which coordinates
 hold sines, that :math:`p_i^\top p_j` is relative), additive encodings leaking absolute position
 into the score, the four-term expansion, and the relative schemes of note 004 (Shaw,
-Transformer-XL, T5, TUPE, DeBERTa), via :mod:`ropemath.encodings`.
+Transformer-XL, T5, TUPE, DeBERTa), via :mod:`ropemath.theory.encodings`.
 
 Example:
 
@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..encodings import (
+from ropemath.claims._verdict import GAP, identity, num, res, shift_change
+from ropemath.claims.ledger import Outcome
+from ropemath.theory.encodings import (
     additive_score_expansion,
     additive_scores,
     relative_bias,
@@ -30,8 +32,6 @@ from ..encodings import (
     sinusoidal_pair_decomposition,
     sinusoidal_scores,
 )
-from ._verdict import GAP, identity, num, res, shift_change
-from .ledger import Outcome
 
 
 def additive_leaks() -> Outcome:
@@ -92,7 +92,7 @@ def sinusoidal_formula() -> Outcome:
         err = max(err, float(np.max(np.abs(sinusoidal_encoding(float(i), d) - written))))
     out = identity(
         err,
-        "the formula written out (k read as the position i) vs ropemath.encodings.sinusoidal_encoding, "
+        "the formula written out (k read as the position i) vs ropemath.theory.encodings.sinusoidal_encoding, "
         "positions 0..19, d = 16",
     )
     return Outcome(

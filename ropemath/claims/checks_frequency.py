@@ -3,7 +3,8 @@ r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the l
 Scope: zero-argument check functions for the definition of :math:`\Theta` (0- and 1-based),
 its ordering and range, which coordinates share a frequency, what fast and slow pairs
 resolve, and every flavour of "the score decays with distance": the complex form of the
-score, the Abel summation and its bound (via :mod:`ropemath.abel` and :mod:`ropemath.decay`), the trend of the
+score, the Abel summation and its bound (via :mod:`ropemath.theory.abel` and :mod:`ropemath.theory.decay`), the
+trend of the
 bound, the effect of the base, and what happens as d grows.
 
 Example:
@@ -21,22 +22,22 @@ import functools
 
 import numpy as np
 
-from ..abel import abel_check, complex_score
-from ..decay import decay_bound
-from ..encodings import sinusoidal_encoding
-from ..plateau import random_phase_level
-from ..rotation import frequencies, rotation_matrix
-from ..spectrum import turns, wavelengths
-from ..symbolic import proofs
-from ._verdict import GAP, conditional, identity, not_checkable, num, res
-from .ledger import Outcome
+from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, res
+from ropemath.claims.ledger import Outcome
+from ropemath.core.rotation import frequencies, rotation_matrix
+from ropemath.core.spectrum import turns, wavelengths
+from ropemath.symbolic import proofs
+from ropemath.theory.abel import abel_check, complex_score
+from ropemath.theory.decay import decay_bound
+from ropemath.theory.encodings import sinusoidal_encoding
+from ropemath.theory.plateau import random_phase_level
 
 DIMS = (2, 4, 8, 64, 128, 4096)
 
 
 @functools.cache
 def _abel() -> dict[str, float]:
-    """One run of :func:`ropemath.abel.abel_check` (d = 32, 3 draws, seed 0), shared by four checks."""
+    """One run of :func:`ropemath.theory.abel.abel_check` (d = 32, 3 draws, seed 0), shared by four checks."""
     return abel_check(32, trials=3)
 
 
@@ -141,7 +142,7 @@ def complex_score_form() -> Outcome:
     out = _abel()
     return identity(
         out["rope_error"],
-        "ropemath.abel.abel_check (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6): "
+        "ropemath.theory.abel.abel_check (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6): "
         "complex form vs apply_rope scores, relative",
         tol=1e-9,
     )
@@ -154,7 +155,7 @@ def abel_summation() -> Outcome:
     out = identity(
         err if p.holds else float("inf"),
         f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}; "
-        "numeric Abel identity (ropemath.abel.abel_check, d = 32)",
+        "numeric Abel identity (ropemath.theory.abel.abel_check, d = 32)",
     )
     return out
 
@@ -165,7 +166,7 @@ def abel_inequality() -> Outcome:
     ok = out["violations"] == 0 and out["max_ratio"] <= 1
     return Outcome(
         "holds" if ok else "fails",
-        f"ropemath.abel.abel_check (d = 32, 3 draws): {int(out['violations'])} "
+        f"ropemath.theory.abel.abel_check (d = 32, 3 draws): {int(out['violations'])} "
         f"scores above the bound; largest score/bound ratio {out['max_ratio']:.3f}.",
     )
 

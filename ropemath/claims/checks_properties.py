@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..apply import apply_rope
-from ..checks import elementwise_error, orthogonality_error, relative_position_error
-from ..precision import angles_in_format, largest_distinct_integer, phase_error
-from ..rotation import rotation_2d, rotation_matrix
-from ._verdict import GAP, conditional, identity, not_checkable, num, res
-from .checks_rotation import POSITIONS, relative_identity
-from .ledger import Outcome
+from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, res
+from ropemath.claims.checks_rotation import POSITIONS, relative_identity
+from ropemath.claims.ledger import Outcome
+from ropemath.core.apply import apply_rope
+from ropemath.core.checks import elementwise_error, orthogonality_error, relative_position_error
+from ropemath.core.precision import angles_in_format, largest_distinct_integer, phase_error
+from ropemath.core.rotation import rotation_2d, rotation_matrix
 
 
 def absolute_and_relative() -> Outcome:

@@ -7,7 +7,7 @@ sparsity it exploits, the block structure (and the even :math:`d` it needs), and
 counter-clockwise sense.  What the notes say the rotation *does* (stability, no lost
 information, ...) is checked in :mod:`.checks_properties`.  They call the sympy
 proofs and refutations of :mod:`ropemath.symbolic` and the numeric checks of
-:mod:`ropemath.checks`; nothing here re-derives what those modules prove.
+:mod:`ropemath.core.checks`; nothing here re-derives what those modules prove.
 
 Example (each check returns an Outcome whose verdict is computed):
 
@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..apply import apply_rope
-from ..checks import (
+from ropemath.claims._verdict import TOL, conditional, from_refutation, identity, res
+from ropemath.claims.ledger import Outcome
+from ropemath.core.apply import apply_rope
+from ropemath.core.checks import (
     composition_error,
     determinant_error,
     elementwise_error,
@@ -34,10 +36,8 @@ from ..checks import (
     relative_position_error,
     transpose_error,
 )
-from ..rotation import rotation_2d, rotation_matrix
-from ..symbolic import proofs, refutations
-from ._verdict import TOL, conditional, from_refutation, identity, res
-from .ledger import Outcome
+from ropemath.core.rotation import rotation_2d, rotation_matrix
+from ropemath.symbolic import proofs, refutations
 
 DIMS = (2, 8, 64)
 POSITIONS = (-7.0, 0.0, 1.0, 3.0, 1000.0, 123456.0)

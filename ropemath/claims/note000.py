@@ -10,13 +10,13 @@ References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/p
 
 from __future__ import annotations
 
-from . import checks_attention as A
-from . import checks_derivation as D
-from . import checks_encodings as E
-from . import checks_frequency as F
-from . import checks_properties as P
-from . import checks_rotation as R
-from .ledger import Entry, note_source
+from ropemath.claims import checks_attention as A
+from ropemath.claims import checks_derivation as D
+from ropemath.claims import checks_encodings as E
+from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_properties as P
+from ropemath.claims import checks_rotation as R
+from ropemath.claims.ledger import Entry, note_source
 
 
 def _s(section: str):

@@ -11,11 +11,11 @@ kexue.fm/archives/8265; Su et al., *RoFormer*, arXiv:2104.09864 v5.
 
 from __future__ import annotations
 
-from . import checks_derivation as D
-from . import checks_frequency as F
-from . import checks_properties as P
-from . import checks_rotation as R
-from .ledger import Entry, note_source
+from ropemath.claims import checks_derivation as D
+from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_properties as P
+from ropemath.claims import checks_rotation as R
+from ropemath.claims.ledger import Entry, note_source
 
 SECTION_1_5 = "1.5 旋转矩阵 R θ ⊤ R_{\\theta}^{\\top} Rθ= R − θ R_{- \\theta} Rθ"
 

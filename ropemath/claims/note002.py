@@ -11,13 +11,13 @@ arXiv:2104.09864 v5.
 
 from __future__ import annotations
 
-from . import checks_attention as A
-from . import checks_derivation as D
-from . import checks_encodings as E
-from . import checks_frequency as F
-from . import checks_properties as P
-from . import checks_rotation as R
-from .ledger import Entry, note_source
+from ropemath.claims import checks_attention as A
+from ropemath.claims import checks_derivation as D
+from ropemath.claims import checks_encodings as E
+from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_properties as P
+from ropemath.claims import checks_rotation as R
+from ropemath.claims.ledger import Entry, note_source
 
 TITLE_SECTION = "精英笔记:旋转位置编码 (RoPE)"
 GOAL = "1. 目标:真正的相对位置编码"

@@ -9,10 +9,10 @@ arXiv:2104.09864 v5.
 
 from __future__ import annotations
 
-from . import checks_frequency as F
-from . import checks_properties as P
-from . import checks_rotation as R
-from .ledger import Entry, note_source
+from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_properties as P
+from ropemath.claims import checks_rotation as R
+from ropemath.claims.ledger import Entry, note_source
 
 
 def _s(section: str):

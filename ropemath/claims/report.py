@@ -1,7 +1,7 @@
 r"""The ``ropemath claims`` command: print the claims ledger as a table or as JSON.
 
 Scope: :func:`table` (one line per entry, then verdict counts per note), :func:`as_json`, and
-the CLI hooks ``add_cli_arguments`` / ``run_cli`` named in ``ropemath.cli.COMMANDS``.  Exit
+the CLI hooks ``add_cli_arguments`` / ``run_cli`` named in ``ropemath.cli.dispatch.COMMANDS``.  Exit
 codes: 0 every check agrees with its recorded verdict, 1 some check disagrees, 2 bad usage.
 
 References: none (project convention).
@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 
-from .ledger import VERDICTS, Result
+from ropemath.claims.ledger import VERDICTS, Result
 
 __all__ = ["add_cli_arguments", "as_json", "run_cli", "summary_table", "table"]
 
@@ -34,7 +34,7 @@ def summary_table(results: list[Result]) -> str:
     note    holds  fails  holds-if  not-checkable  total
     all         0      0         0              0      0
     """
-    from . import summary
+    from ropemath.claims import summary
 
     counts = summary(results)
     lines = ["note    " + "  ".join(f"{v:>{max(5, len(v))}}" for v in VERDICTS) + "  total"]
@@ -88,7 +88,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run the ledger (or one note's part), print it; 1 if any check disagrees, 2 for a bad ``--source``."""
-    from . import run_ledger
+    from ropemath.claims import run_ledger
 
     try:
         results = run_ledger(args.source)

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from .decay import bound_vs_scores, decay_across_bases, long_term_decay
-from .scaling import unseen_angles
+from ropemath.plots.decay import bound_vs_scores, decay_across_bases, long_term_decay
+from ropemath.plots.scaling import unseen_angles
 
 # name -> function returning the Figure; `ropemath figures` writes figures/<name>.png for each.
 FIGURES: dict[str, Callable[[], Figure]] = {
@@ -36,6 +36,8 @@ FIGURES: dict[str, Callable[[], Figure]] = {
 }
 
 DPI = 100
+
+__all__ = ["DPI", "FIGURES", "png_bytes", "save_png"]
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:

@@ -13,7 +13,7 @@ Scope: the command-line driver of :data:`ropemath.plots.FIGURES`.
 Exit codes: 0 success, 1 ``--check`` found stale or missing figures, 2 bad usage (unknown
 ``--only`` name, ``--out`` missing, not a directory or not writable).
 
-References: none (project convention; see :mod:`ropemath.cli`).
+References: none (project convention; see :mod:`ropemath.cli.dispatch`).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def _writable(out: Path) -> str | None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Write (or with ``--check`` compare) the PNG of each selected figure; return the exit code."""
-    from . import FIGURES, save_png
+    from ropemath.plots import FIGURES, save_png
 
     names = list(FIGURES)
     if args.only:

@@ -8,7 +8,7 @@ matplotlib default style (so a user's matplotlibrc cannot change the committed P
 * :func:`decay_across_bases` — the bound for several bases and head sizes on a log distance axis;
 * :func:`bound_vs_scores` — the bound beside actual scores of random, aligned and extremal vectors.
 
-All numbers come from :mod:`ropemath.decay`, :mod:`ropemath.abel` and :mod:`ropemath.plateau`;
+All numbers come from :mod:`ropemath.theory.decay`, :mod:`ropemath.theory.abel` and :mod:`ropemath.theory.plateau`;
 this module only draws them.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3, Figure 2; Llama 3 (base 500000).
@@ -20,9 +20,9 @@ import numpy as np
 from matplotlib import style
 from matplotlib.figure import Figure
 
-from ..abel import abel_constant, complex_score
-from ..decay import binned_bound, decay_bound
-from ..plateau import random_phase_level
+from ropemath.theory.abel import abel_constant, complex_score
+from ropemath.theory.decay import binned_bound, decay_bound
+from ropemath.theory.plateau import random_phase_level
 
 __all__ = ["long_term_decay", "decay_across_bases", "bound_vs_scores", "PAPER_Y_TOP"]
 

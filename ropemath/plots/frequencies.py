@@ -2,8 +2,8 @@ r"""Figures for notebook 03 (generalise RoPE to d dimensions): the spectrum and 
 
 Scope: two figure functions built with the object API (``matplotlib.figure.Figure``, never
 ``pyplot``).  They are notebook figures and are *not* registered in
-:data:`ropemath.plots.FIGURES`.  All numbers come from :mod:`ropemath.spectrum` and
-:mod:`ropemath.roundoff`; these functions only draw.
+:data:`ropemath.plots.FIGURES`.  All numbers come from :mod:`ropemath.core.spectrum` and
+:mod:`ropemath.core.roundoff`; these functions only draw.
 
 * :func:`spectrum_figure`: :math:`\theta_i` and :math:`\lambda_i = 2\pi/\theta_i` against the
   pair index ``i`` (log scale) for one or more bases, with the context length marked;
@@ -22,10 +22,10 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib.figure import Figure
 
-from .._validate import check_base, check_d, check_int, check_positions
-from ..rotation import frequencies
-from ..roundoff import UNIT_ROUNDOFF
-from ..spectrum import full_turn_count, wavelengths
+from ropemath.core._validate import check_base, check_d, check_int, check_positions
+from ropemath.core.rotation import frequencies
+from ropemath.core.roundoff import UNIT_ROUNDOFF
+from ropemath.core.spectrum import full_turn_count, wavelengths
 
 __all__ = ["spectrum_figure", "position_error_figure"]
 

@@ -2,7 +2,7 @@ r"""Figure of context extension: which angles a stretched context shows a model 
 
 Scope: :func:`unseen_angles`, registered in :data:`ropemath.plots.FIGURES` as
 ``"unseen_angles"``.  Built with the object API (``matplotlib.figure.Figure``, no pyplot)
-and the matplotlib default style.  All numbers come from :mod:`ropemath.scaling`; this
+and the matplotlib default style.  All numbers come from :mod:`ropemath.models.scaling`; this
 module only draws them.
 
 References: Chen et al., arXiv:2306.15595 (PI); Peng et al., arXiv:2309.00071 (NTK, YaRN).
@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib import style
 from matplotlib.figure import Figure
 
-from ..scaling import angle_range_ratio, extension_frequencies, never_full_turn, unseen_angle_pairs
+from ropemath.models.scaling import angle_range_ratio, extension_frequencies, never_full_turn, unseen_angle_pairs
 
 __all__ = ["unseen_angles"]
 

@@ -56,7 +56,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _steps(latex: bool) -> list[str]:
-    from .derivation import derivation_steps, rope_2d_solution
+    from ropemath.symbolic.derivation import derivation_steps, rope_2d_solution
 
     failed = []
     print("Derivation of RoPE in two dimensions (RoFormer §3.2.1), each step checked by sympy")
@@ -76,7 +76,7 @@ def _steps(latex: bool) -> list[str]:
 
 
 def _proofs(latex: bool) -> list[str]:
-    from .proofs import all_proofs
+    from ropemath.symbolic.proofs import all_proofs
 
     failed = []
     print("\nProofs (holds = sympy reduced lhs - rhs to 0)")
@@ -89,7 +89,7 @@ def _proofs(latex: bool) -> list[str]:
 
 
 def _refutations(latex: bool) -> list[str]:
-    from .refutations import all_refutations
+    from ropemath.symbolic.refutations import all_refutations
 
     failed = []
     print("\nRefutations (plausible but false; counterexample, then the proved correct form)")

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from .._validate import check_d, check_layout
+from ropemath.core._validate import check_d, check_layout
 
 __all__ = [
     "Proof",

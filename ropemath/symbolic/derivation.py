@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from .common import is_zero, k, k0, k1, m, n, q, q0, q1, rotation, theta
+from ropemath.symbolic.common import is_zero, k, k0, k1, m, n, q, q0, q1, rotation, theta
 
 __all__ = [
     "R_f",

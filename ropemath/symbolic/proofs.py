@@ -25,8 +25,23 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from .._validate import check_d, check_int, check_layout
-from .common import Proof, a, b, block_rotation, check_identity, k0, k1, m, n, q0, q1, rotation, theta, thetas
+from ropemath.core._validate import check_d, check_int, check_layout
+from ropemath.symbolic.common import (
+    Proof,
+    a,
+    b,
+    block_rotation,
+    check_identity,
+    k0,
+    k1,
+    m,
+    n,
+    q0,
+    q1,
+    rotation,
+    theta,
+    thetas,
+)
 
 __all__ = [
     "PROOFS",

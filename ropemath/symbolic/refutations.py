@@ -32,8 +32,8 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from .common import Proof, check_identity, is_zero, k0, k1, m, n, q0, q1, rotation, theta
-from .proofs import (
+from ropemath.symbolic.common import Proof, check_identity, is_zero, k0, k1, m, n, q0, q1, rotation, theta
+from ropemath.symbolic.proofs import (
     W_k,
     W_q,
     alpha_k,

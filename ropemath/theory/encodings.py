@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import _describe, check_base, check_d, check_int, check_positions, check_x
-from .rotation import frequencies
+from ropemath.core._validate import _describe, check_base, check_d, check_int, check_positions, check_x
+from ropemath.core.rotation import frequencies
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy

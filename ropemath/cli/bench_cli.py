@@ -1,4 +1,4 @@
-"""``ropemath bench``: run the benchmarks of :mod:`ropemath.bench` and report them.
+"""``ropemath bench``: run the benchmarks of :mod:`ropemath.cli.bench` and report them.
 
 Scope: argument parsing, the goals, the text and JSON reports, and the optional timing
 plots (``--plot DIR``; timings are not deterministic, so these are never committed figures
@@ -13,7 +13,7 @@ Usage::
     ropemath bench --plot /tmp/bench    # also write bench_ratios.png and bench_scaling.png
     ropemath bench --suites             # also time the symbolic tests, figures and nbval
 
-References: none (project convention; see :mod:`ropemath.cli`).
+References: none (project convention; see :mod:`ropemath.cli.dispatch`).
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import bench
-from ._validate import check_d, check_int
+from ropemath.cli import bench
+from ropemath.core._validate import check_d, check_int
 
 SECTIONS = ("table", "scaling", "decay")
 FIT_FROM = 256  # fit the exponents on d >= 256, where per-call overhead no longer dominates
@@ -64,7 +64,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def goals(rows: list[dict]) -> list[dict]:
-    """Evaluate :data:`GOALS` on the rows of :func:`ropemath.bench.rope_table` (missing rows skipped)."""
+    """Evaluate :data:`GOALS` on the rows of :func:`ropemath.cli.bench.rope_table` (missing rows skipped)."""
     times = {(r["dtype"], r["layout"], r["variant"]): r["seconds"] for r in rows}
     times.update({(r["dtype"], lay, r["variant"]): r["seconds"] for r in rows if r["layout"] == "-"
                   for lay in ("interleaved", "half")})
@@ -118,7 +118,7 @@ def _print_report(res: dict) -> None:
             print(f"\ndecay_bound over {dec['n']:,} distances at d = {dec['d']}: {dec['seconds']:.2f} s "
                   f"(goal < 2 s), peak traced memory {dec['peak_bytes'] / 2**20:.1f} MiB (goal < 256 MiB)")
         else:
-            print("\ndecay_bound: ropemath.decay not available")
+            print("\ndecay_bound: ropemath.theory.decay not available")
     for row in res.get("suites", []):
         t = "not present" if row["seconds"] is None else f"{row['seconds']:.1f} s, exit {row['returncode']}"
         print(f"suite {row['suite']}: {t}  [{row['tail']}]")

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import _describe, check_base, check_d, check_int, check_positions, check_x
-from .rotation import angles, frequencies
+from ropemath.core._validate import _describe, check_base, check_d, check_int, check_positions, check_x
+from ropemath.core.rotation import angles, frequencies
 
 __all__ = [
     "FORMATS",

@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_layout, check_real, check_x
-from .apply import apply_rope
-from .rotation import rotation_matrix
+from ropemath.core._validate import check_base, check_d, check_layout, check_real, check_x
+from ropemath.core.apply import apply_rope
+from ropemath.core.rotation import rotation_matrix
 
 __all__ = [
     "relative_position_error",

@@ -3,8 +3,8 @@ r"""Softmax attention with RoPE, and the measurement of its shift invariance.
 Scope: RoPE scores :math:`(R_m q_m)^\top (R_n k_n)`; softmax attention built on them
 (numerically stable, optional causal mask); :func:`shift_invariance_error`, which measures
 how much an attention output (softmax, or the linear attention of
-:mod:`ropemath.linear_attention`) moves when every position is shifted; and the input
-checks both attention modules share.
+:mod:`ropemath.attention.linear`) moves when every position is shifted.  The input checks
+both attention modules share live in :mod:`ropemath.core._validate`.
 
 Shapes: ``q``, ``k`` are (N, d) with N >= 1 and d even, ``v`` is (N, d_v), ``positions`` is
 (N,); row ``m`` of ``q`` sits at position ``positions[m]``.  The causal mask follows the row
@@ -20,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import _describe, check_base, check_positions, check_real, check_x
-from .apply import apply_rope
+from ropemath.attention.linear import rope_linear_attention
+from ropemath.core._validate import _describe, check_base, check_bool, check_positions, check_qk, check_real, check_v
+from ropemath.core.apply import apply_rope
 
 __all__ = [
     "rope_scores",
@@ -29,47 +30,6 @@ __all__ = [
     "rope_softmax_attention",
     "shift_invariance_error",
 ]
-
-
-# --- validation ---------------------------------------------------------------------------
-
-
-def _finite(arr: np.ndarray, name: str) -> None:
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite values, got non-finite entries")
-
-
-def _check_qk(q: object, k: object, positions: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validate q, k of shape (N, d) and positions of shape (N,); return float64 copies."""
-    q = check_x(q, "q")
-    if q.ndim != 2 or q.shape[0] == 0:
-        raise ValueError(f"q must have shape (N, d) with N >= 1, got shape {q.shape}")
-    k = check_x(k, "k", d=q.shape[1])
-    if k.shape != q.shape:
-        raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
-    positions = check_positions(positions, "positions")
-    if positions.shape != (q.shape[0],):
-        raise ValueError(f"positions must have shape ({q.shape[0]},), got shape {positions.shape}")
-    _finite(q, "q")
-    _finite(k, "k")
-    return q.astype(np.float64), k.astype(np.float64), positions
-
-
-def _check_v(v: object, n: int) -> np.ndarray:
-    """Validate v of shape (N, d_v) with d_v >= 1; return a float64 copy."""
-    arr = np.asarray(v)
-    if arr.dtype.kind != "f":
-        raise TypeError(f"v must be a real floating-point array of shape (N, d_v), got {_describe(arr)}")
-    if arr.ndim != 2 or arr.shape[0] != n or arr.shape[1] == 0:
-        raise ValueError(f"v must have shape ({n}, d_v) with d_v >= 1, got shape {arr.shape}")
-    _finite(arr, "v")
-    return arr.astype(np.float64)
-
-
-def _check_bool(value: object, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {_describe(value)}")
-    return bool(value)
 
 
 # --- softmax attention --------------------------------------------------------------------
@@ -86,7 +46,7 @@ def rope_scores(q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *,
     >>> rope_scores(q, k, [0]).tolist()
     [[1.0]]
     """
-    q, k, positions = _check_qk(q, k, positions)
+    q, k, positions = check_qk(q, k, positions)
     base = check_base(base)
     return apply_rope(q, positions, base=base) @ apply_rope(k, positions, base=base).T
 
@@ -105,7 +65,7 @@ def rope_attention_weights(
     >>> [round(float(s), 12) for s in w.sum(axis=1)], float(w[0, 1])
     ([1.0, 1.0, 1.0], 0.0)
     """
-    causal = _check_bool(causal, "causal")
+    causal = check_bool(causal, "causal")
     scores = rope_scores(q, k, positions, base=base) / np.sqrt(np.shape(q)[1])
     if causal:
         n = scores.shape[0]
@@ -138,7 +98,7 @@ def rope_softmax_attention(
     [[2.0], [2.0]]
     """
     weights = rope_attention_weights(q, k, positions, base=base, causal=causal)
-    return weights @ _check_v(v, weights.shape[0])
+    return weights @ check_v(v, weights.shape[0])
 
 
 # --- shift invariance ---------------------------------------------------------------------
@@ -160,7 +120,7 @@ def shift_invariance_error(
     .. math:: \max_{m,e} |o_{m,e}(p + s) - o_{m,e}(p)| \,/\, \max_{m,e} |o_{m,e}(p)|
 
     ``kind`` is ``"softmax"`` (:func:`rope_softmax_attention`) or ``"linear"``
-    (:func:`ropemath.linear_attention.rope_linear_attention`).  Zero up to rounding because the scores depend on
+    (:func:`ropemath.attention.linear.rope_linear_attention`).  Zero up to rounding because the scores depend on
     :math:`p_n - p_m` only.  Source: RoFormer eq. (16).
 
     >>> rng = np.random.default_rng(1)
@@ -176,8 +136,8 @@ def shift_invariance_error(
     positions = check_positions(positions, "positions")
     if kind == "softmax":
         attend = rope_softmax_attention
-    else:  # imported here: ropemath.linear_attention imports this module's input checks
-        from .linear_attention import rope_linear_attention as attend
+    else:
+        attend = rope_linear_attention
     before = attend(q, k, v, positions, base=base, causal=causal)
     after = attend(q, k, v, positions + shift, base=base, causal=causal)
     scale = float(np.max(np.abs(before)))

@@ -17,10 +17,10 @@ import sys
 
 # name -> (module providing add_cli_arguments/run_cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("ropemath.cli", "run the numeric identity checks and print the largest errors"),
+    "check": ("ropemath.cli.dispatch", "run the numeric identity checks and print the largest errors"),
     "figures": ("ropemath.plots.cli", "regenerate the committed figures (--check: exit 1 if any is stale)"),
     "derive": ("ropemath.symbolic.cli", "derive RoPE's 2D solution with sympy; print proofs and refutations"),
-    "bench": ("ropemath.bench_cli", "time apply_rope against the dense form and a memory-bandwidth floor"),
+    "bench": ("ropemath.cli.bench_cli", "time apply_rope against the dense form and a memory-bandwidth floor"),
     "claims": ("ropemath.claims.report", "check every claim of the five source notes; print the ledger (--json)"),
 }
 
@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ropemath",
         description="Derive and machine-check the mathematics of RoPE (RoFormer, arXiv:2104.09864).",
     )
-    from . import __version__
+    from ropemath import __version__
 
     parser.add_argument("--version", action="version", version=f"ropemath {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -70,7 +70,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Print one row per d with the largest error of each check; 1 if any exceeds ``--tol``."""
-    from .checks import SURVEY_DIMS, survey
+    from ropemath.core.checks import SURVEY_DIMS, survey
 
     try:
         rows = survey(tuple(args.dims or SURVEY_DIMS), trials=args.trials, seed=args.seed)

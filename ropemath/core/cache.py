@@ -4,7 +4,7 @@ Scope: :class:`RopeCache`, the table that real implementations keep (Meta Llama'
 ``freqs_cis``, Hugging Face's ``cos_cached``/``sin_cached``): :math:`\cos m\theta_i` and
 :math:`\sin m\theta_i` for every position ``0 <= m < max_position``, computed once in
 float64 and cast once per dtype, so a call only gathers rows and runs the kernel of
-:mod:`ropemath.apply` (no trigonometric functions per call).  Results equal
+:mod:`ropemath.core.apply` (no trigonometric functions per call).  Results equal
 :func:`ropemath.apply_rope` bit for bit: both evaluate the same float64 angles.
 
 Memory: ``8 * max_position * d`` bytes for the float64 cos/sin tables, plus one table per
@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import _describe, check_base, check_broadcast, check_d, check_int, check_layout, check_x
-from .apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
-from .rotation import frequencies
+from ropemath.core._validate import _describe, check_base, check_broadcast, check_d, check_int, check_layout, check_x
+from ropemath.core.apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
+from ropemath.core.rotation import frequencies
 
 __all__ = ["RopeCache"]
 

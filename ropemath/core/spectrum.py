@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int
-from .rotation import angles, frequencies
+from ropemath.core._validate import check_base, check_d, check_int
+from ropemath.core.rotation import angles, frequencies
 
 __all__ = ["wavelengths", "turns", "full_turn_count"]
 

@@ -19,7 +19,7 @@ applies so that the half layout reproduces Meta's scores (:func:`permute_for_hal
 (:func:`multihead_rope_attention`) to measure what happens with and without it.
 
 Angles are always formed in float64 here, as in :func:`ropemath.apply_rope` (the public code
-forms them in float32; :mod:`ropemath.precision` measures what that costs).
+forms them in float32; :mod:`ropemath.core.precision` measures what that costs).
 
 References: Meta ``llama/model.py`` (``precompute_freqs_cis``, ``apply_rotary_emb``);
 ``kingoflolz/mesh-transformer-jax`` (``rotate_every_two``, ``apply_rotary_pos_emb``);
@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import (
+from ropemath.core._validate import (
     _describe,
     check_base,
     check_broadcast,
@@ -43,8 +43,8 @@ from ._validate import (
     check_positions,
     check_x,
 )
-from .apply import apply_rope
-from .rotation import angles, half_permutation
+from ropemath.core.apply import apply_rope
+from ropemath.core.rotation import angles, half_permutation
 
 __all__ = [
     "meta_freqs_cis",

@@ -1,7 +1,7 @@
 r"""Fast elementwise application of RoPE and the permutation between pair layouts.
 
 Scope: :func:`apply_rope` (RoFormer eq. 34, O(d) per vector instead of the O(d^2) dense
-product of :mod:`ropemath.rotation`), in both pair layouts, and :func:`to_half` /
+product of :mod:`ropemath.core.rotation`), in both pair layouts, and :func:`to_half` /
 :func:`to_interleaved`, which move coordinates between the layouts.  The private kernels
 below (``_rotate_*``) are shared with :class:`ropemath.RopeCache`, which feeds them
 precomputed tables.
@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_broadcast, check_layout, check_positions, check_x
-from .rotation import frequencies, half_permutation
+from ropemath.core._validate import check_base, check_broadcast, check_layout, check_positions, check_x
+from ropemath.core.rotation import frequencies, half_permutation
 
 __all__ = ["apply_rope", "to_half", "to_interleaved"]
 

@@ -4,9 +4,8 @@ Scope: the partial sums :math:`S_j(r) = \sum_{i=0}^{j-1} e^{\mathrm{i} r\theta_i
 "relative upper bound" :math:`B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|` plotted in
 RoFormer Figure 2 (chunked and threaded, so millions of distances fit in a few MB), its
 slope and rising intervals, and log-binned summaries for wide distance ranges.  Related
-modules: :mod:`ropemath.abel` (one score, the Abel summation and the bound of eq. 35-37)
-and :mod:`ropemath.plateau` (the far-out level of :math:`B`).  Their public names are also
-importable from here, as before the split.
+modules: :mod:`ropemath.theory.abel` (one score, the Abel summation and the bound of eq. 35-37)
+and :mod:`ropemath.theory.plateau` (the far-out level of :math:`B`).
 
 Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
 :math:`\theta_{i+1}`); relative distance :math:`r = m - n` (query position minus key
@@ -26,8 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int, check_positions, check_real
-from .rotation import frequencies
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real
+from ropemath.core.rotation import frequencies
 
 __all__ = [
     "partial_sums",
@@ -282,24 +281,3 @@ def binned_bound(
     r = e[:-1, None] + frac * np.diff(e)[:, None]
     b = decay_bound(r, d, theta=th)
     return b.mean(axis=1), np.quantile(b, lo_q, axis=1), np.quantile(b, hi_q, axis=1)
-
-
-# Names that lived here before the split into decay / abel / plateau: still importable from
-# ropemath.decay (PEP 562), so `from ropemath.decay import abel_check` keeps working.
-_MOVED = {
-    "pair_products": "abel",
-    "complex_score": "abel",
-    "abel_constant": "abel",
-    "abel_bound": "abel",
-    "abel_identity_error": "abel",
-    "abel_check": "abel",
-    "random_phase_level": "plateau",
-}
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        import importlib
-
-        return getattr(importlib.import_module(f"ropemath.{_MOVED[name]}"), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -131,3 +131,55 @@ def check_int(value: object, name: str, *, minimum: int | None = None) -> int:
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
     return value
+
+
+# --- attention inputs (shared by ropemath.attention.softmax and .linear) -------------------
+
+
+def check_finite(arr: np.ndarray, name: str) -> None:
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must contain only finite values, got non-finite entries")
+
+
+def check_qk(q: object, k: object, positions: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Validate q, k of shape (N, d) and positions of shape (N,); return float64 copies."""
+    q = check_x(q, "q")
+    if q.ndim != 2 or q.shape[0] == 0:
+        raise ValueError(f"q must have shape (N, d) with N >= 1, got shape {q.shape}")
+    k = check_x(k, "k", d=q.shape[1])
+    if k.shape != q.shape:
+        raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
+    positions = check_positions(positions, "positions")
+    if positions.shape != (q.shape[0],):
+        raise ValueError(f"positions must have shape ({q.shape[0]},), got shape {positions.shape}")
+    check_finite(q, "q")
+    check_finite(k, "k")
+    return q.astype(np.float64), k.astype(np.float64), positions
+
+
+def check_v(v: object, n: int) -> np.ndarray:
+    """Validate v of shape (N, d_v) with d_v >= 1; return a float64 copy."""
+    arr = np.asarray(v)
+    if arr.dtype.kind != "f":
+        raise TypeError(f"v must be a real floating-point array of shape (N, d_v), got {_describe(arr)}")
+    if arr.ndim != 2 or arr.shape[0] != n or arr.shape[1] == 0:
+        raise ValueError(f"v must have shape ({n}, d_v) with d_v >= 1, got shape {arr.shape}")
+    check_finite(arr, "v")
+    return arr.astype(np.float64)
+
+
+def check_bool(value: object, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {_describe(value)}")
+    return bool(value)
+
+
+# --- context-extension factors -------------------------------------------------------------
+
+
+def check_scale(scale: object, name: str = "scale") -> float:
+    """Return ``scale`` as a float >= 1 (a context-extension factor L'/L)."""
+    s = check_real(scale, name)
+    if s < 1:
+        raise ValueError(f"{name} must be a real number >= 1 (the extension factor L'/L), got {s}")
+    return s

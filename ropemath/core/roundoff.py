@@ -5,7 +5,7 @@ how far the float64 angle :math:`\mathrm{fl}(m\theta_i)` is from the exact produ
 float64 numbers ``m`` and ``theta_i``; :func:`angle_error_bound` is the textbook bound
 :math:`|m|\theta_i u` with the unit roundoff :math:`u = 2^{-53}`; and
 :func:`error_vs_position` sweeps the position and records the errors of the checks of
-:mod:`ropemath.checks`, so a notebook can plot them against :math:`|m|`; :func:`loglog_slope`
+:mod:`ropemath.core.checks`, so a notebook can plot them against :math:`|m|`; :func:`loglog_slope`
 measures their growth rate.
 
 Why errors grow: an identity that combines rotations at *different* positions
@@ -26,9 +26,9 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int, check_positions
-from .checks import composition_error, norm_error, orthogonality_error, relative_position_error
-from .rotation import angles, frequencies
+from ropemath.core._validate import check_base, check_d, check_int, check_positions
+from ropemath.core.checks import composition_error, norm_error, orthogonality_error, relative_position_error
+from ropemath.core.rotation import angles, frequencies
 
 __all__ = ["UNIT_ROUNDOFF", "angle_rounding_error", "angle_error_bound", "error_vs_position", "loglog_slope"]
 
@@ -88,11 +88,11 @@ def error_vs_position(
     For each ``m`` the key sits at :math:`n = m - r` (relative distance ``r``, RoFormer §3.4.3
     convention :math:`r = m - n`).  Keys of the result, each an array aligned with ``positions``:
 
-    * ``"relative_position"``: :func:`~ropemath.checks.relative_position_error` (q, k, m, n),
+    * ``"relative_position"``: :func:`~ropemath.core.checks.relative_position_error` (q, k, m, n),
       :math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k`;
-    * ``"composition"``: :func:`~ropemath.checks.composition_error` (m, n), :math:`R_m R_n = R_{m+n}`;
-    * ``"orthogonality"``: :func:`~ropemath.checks.orthogonality_error` (m), :math:`R_m^\top R_m = I`;
-    * ``"norm"``: :func:`~ropemath.checks.norm_error` (q, m), :math:`\|R_m q\| = \|q\|`;
+    * ``"composition"``: :func:`~ropemath.core.checks.composition_error` (m, n), :math:`R_m R_n = R_{m+n}`;
+    * ``"orthogonality"``: :func:`~ropemath.core.checks.orthogonality_error` (m), :math:`R_m^\top R_m = I`;
+    * ``"norm"``: :func:`~ropemath.core.checks.norm_error` (q, m), :math:`\|R_m q\| = \|q\|`;
     * ``"angle"``: :math:`\max_i` of :func:`angle_rounding_error` (m).
 
     ``q`` and ``k`` are drawn once from ``np.random.default_rng(seed).standard_normal(d)``.

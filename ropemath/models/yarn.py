@@ -7,7 +7,7 @@ Face transformers compute it (:func:`yarn_reference_frequencies`, a ramp linear 
 boundaries and the attention factor; and Llama 3.1's scaling, which is the paper's YaRN
 ramp with :math:`\alpha = 1`, :math:`\beta = 4` (no attention factor).  Each returns the new
 frequencies :math:`\theta'_i` (float64, shape (d/2,)); the uniform transforms (PI, NTK,
-dynamic NTK) and the unseen-angle analysis are in :mod:`ropemath.scaling`.
+dynamic NTK) and the unseen-angle analysis are in :mod:`ropemath.models.scaling`.
 
 Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
 :math:`\theta_{i+1}`); wavelength :math:`\lambda_i = 2\pi/\theta_i`; ``scale`` is
@@ -27,9 +27,8 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int, check_positions, check_real
-from .rotation import frequencies
-from .scaling import _scale
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real, check_scale
+from ropemath.core.rotation import frequencies
 
 __all__ = [
     "yarn_ramp",
@@ -86,7 +85,7 @@ def yarn_frequencies(
     [0.47224, 0.09605, 0.025045, 0.007906]
     """
     th = frequencies(d, base)
-    s = _scale(scale)
+    s = check_scale(scale)
     L = check_int(original_length, "original_length", minimum=1)
     gamma = yarn_ramp(L * th / (2.0 * np.pi), alpha, beta)
     return (1.0 - gamma) * th / s + gamma * th
@@ -173,7 +172,7 @@ def yarn_reference_frequencies(
     >>> [round(v, 6) for v in th.tolist()]  # low = 0, high = 3: mask = 1, 2/3, 1/3, 0
     [1.0, 0.237171, 0.05, 0.007906]
     """
-    s = _scale(scale)
+    s = check_scale(scale)
     th = frequencies(d, base)
     low, high = yarn_correction_range(
         d, base, original_length, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate
@@ -196,7 +195,7 @@ def yarn_attention_factor(scale: float) -> float:
     >>> round(yarn_attention_factor(16.0), 6)
     1.277259
     """
-    return 0.1 * math.log(_scale(scale)) + 1.0
+    return 0.1 * math.log(check_scale(scale)) + 1.0
 
 
 # --- Llama 3.1 ----------------------------------------------------------------------------
@@ -204,7 +203,7 @@ def yarn_attention_factor(scale: float) -> float:
 
 def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length):
     th = frequencies(d, base)
-    factor = _scale(factor, "factor")
+    factor = check_scale(factor, "factor")
     lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
     if not 0 < lo < hi:
         raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low < high, got {lo}, {hi}")

@@ -5,7 +5,7 @@ prefix-sum form; and two measurements of the price of the unrotated denominator 
 weights :math:`A_{mn}/D_m` are from summing to one (:func:`weight_sum_deviation`) and how
 negative a numerator :math:`A_{mn}` gets (:func:`smallest_numerator`).
 
-Shapes and conventions are those of :mod:`ropemath.attention` (``q``, ``k`` of shape (N, d),
+Shapes and conventions are those of :mod:`ropemath.attention.softmax` (``q``, ``k`` of shape (N, d),
 ``v`` of shape (N, d_v), ``positions`` of shape (N,), causal mask by row order); the feature
 map must return an (N, D) array with D even, and every denominator
 :math:`D_m = \sum_n \phi(q_m)^\top\phi(k_n)` must be positive (as it is for a positive map).
@@ -22,9 +22,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import _describe, check_base, check_x
-from .apply import apply_rope
-from .attention import _check_bool, _check_qk, _check_v, _finite
+from ropemath.core._validate import _describe, check_base, check_bool, check_finite, check_qk, check_v, check_x
+from ropemath.core.apply import apply_rope
 
 __all__ = [
     "elu_plus_one",
@@ -48,7 +47,7 @@ def _features(feature_map: object, x: np.ndarray, name: str) -> np.ndarray:
     out = check_x(np.asarray(feature_map(x)), f"feature_map({name})")
     if out.ndim != 2 or out.shape[0] != x.shape[0]:
         raise ValueError(f"feature_map({name}) must have shape ({x.shape[0]}, D), got shape {out.shape}")
-    _finite(out, f"feature_map({name})")
+    check_finite(out, f"feature_map({name})")
     return out.astype(np.float64)
 
 
@@ -77,7 +76,7 @@ def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     x = np.asarray(x)
     if x.dtype.kind != "f":
         raise TypeError(f"x must be a real floating-point array, got {_describe(x)}")
-    _finite(x, "x")
+    check_finite(x, "x")
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
 
 
@@ -103,9 +102,9 @@ def rope_linear_terms(
     >>> A.tolist(), D.tolist()
     ([[2.0, 2.0], [2.0, 2.0]], [4.0, 4.0])
     """
-    q, k, positions = _check_qk(q, k, positions)
+    q, k, positions = check_qk(q, k, positions)
     base = check_base(base)
-    causal = _check_bool(causal, "causal")
+    causal = check_bool(causal, "causal")
     fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
@@ -145,7 +144,7 @@ def rope_linear_attention(
     numerators, denominators = rope_linear_terms(
         q, k, positions, base=base, causal=causal, feature_map=feature_map
     )
-    return (numerators @ _check_v(v, numerators.shape[0])) / denominators[:, None]
+    return (numerators @ check_v(v, numerators.shape[0])) / denominators[:, None]
 
 
 def rope_linear_attention_prefix(
@@ -176,10 +175,10 @@ def rope_linear_attention_prefix(
     >>> bool(np.allclose(fast, rope_linear_attention(q, k, v, pos, causal=True), atol=1e-12))
     True
     """
-    q, k, positions = _check_qk(q, k, positions)
-    v = _check_v(v, q.shape[0])
+    q, k, positions = check_qk(q, k, positions)
+    v = check_v(v, q.shape[0])
     base = check_base(base)
-    causal = _check_bool(causal, "causal")
+    causal = check_bool(causal, "causal")
     fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")

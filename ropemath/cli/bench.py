@@ -13,7 +13,7 @@ machine hit all variants alike and the *ratios* within one run are what to read.
   per position shared by the heads, or one matrix-vector product per vector).
 * :func:`scaling` — time per vector against d for the elementwise and dense forms, with the
   fitted exponents of :func:`fit_exponent` (about 1 and about 2).
-* :func:`decay_timing` — :func:`ropemath.decay.decay_bound` over many distances: time, peak memory.
+* :func:`decay_timing` — :func:`ropemath.theory.decay.decay_bound` over many distances: time, peak memory.
 * :func:`suite_timings` — wall times of the slow suites, each run in a subprocess.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34) ("computationally
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ._validate import _describe, check_base, check_d, check_int, check_layout, check_positions, check_x
-from .apply import apply_rope
-from .cache import RopeCache
-from .rotation import frequencies, rotation_matrix
+from ropemath.core._validate import _describe, check_base, check_d, check_int, check_layout, check_positions, check_x
+from ropemath.core.apply import apply_rope
+from ropemath.core.cache import RopeCache
+from ropemath.core.rotation import frequencies, rotation_matrix
 
 __all__ = [
     "CorrectnessError",
@@ -315,13 +315,13 @@ def scaling(
 
 
 def decay_timing(n: int = 10**6, d: int = 128, base: float = 10000.0, *, repeats: int = 3) -> dict:
-    r"""Time and peak traced memory of :func:`ropemath.decay.decay_bound` over distances ``0 .. n-1``.
+    r"""Time and peak traced memory of :func:`ropemath.theory.decay.decay_bound` over distances ``0 .. n-1``.
 
     .. math:: B(r) = \frac{1}{d/2} \sum_{j=1}^{d/2} |S_j(r)|, \quad r = 0, \dots, n - 1
 
     Median of ``repeats`` untraced runs; the peak comes from one extra run under
     :mod:`tracemalloc` (numpy reports its buffers to it).  ``{"available": False}`` if
-    :mod:`ropemath.decay` is missing.
+    :mod:`ropemath.theory.decay` is missing.
 
     >>> row = decay_timing(1000, 8, repeats=1)
     >>> row["available"] and row["peak_bytes"] > 0
@@ -329,7 +329,7 @@ def decay_timing(n: int = 10**6, d: int = 128, base: float = 10000.0, *, repeats
     """
     n, d, base = check_int(n, "n", minimum=1), check_d(d), check_base(base)
     try:
-        from .decay import decay_bound
+        from ropemath.theory.decay import decay_bound
     except ImportError:
         return {"available": False}
     r = np.arange(n, dtype=np.float64)
@@ -351,7 +351,7 @@ def suite_timings(root: str | Path = ".") -> list[dict]:
     A suite whose files or command do not exist is reported with ``seconds = None``.
     Rows: ``suite, seconds, returncode, tail`` (the last line of its output).
     """
-    from .cli import COMMANDS
+    from ropemath.cli.dispatch import COMMANDS
 
     root = Path(root)
     py = sys.executable

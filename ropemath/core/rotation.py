@@ -3,7 +3,7 @@ r"""Frequencies, angles and rotation matrices of RoPE (numpy).
 Scope: the frequencies :math:`\theta_i`, the angles :math:`m\theta_i` (always float64),
 the 2×2 rotation :math:`R(a)` and the dense block-diagonal matrix :math:`R^d_{\Theta,m}`.
 The dense matrix is the *definition*; the fast elementwise form lives in
-:mod:`ropemath.apply` and is checked against this one.
+:mod:`ropemath.core.apply` and is checked against this one.
 
 Conventions (used everywhere in ropemath):
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_layout, check_positions
+from ropemath.core._validate import check_base, check_d, check_layout, check_positions
 
 __all__ = ["frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 

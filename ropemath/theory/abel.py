@@ -5,12 +5,12 @@ Scope: the pair products :math:`h_i = q_{[2i:2i+1]} k^*_{[2i:2i+1]}`, the score
 summation (eq. 36) with :math:`h_{d/2} = 0`, the bound
 :math:`(\max_i |h_{i+1}-h_i|)\sum_j |S_j(r)|` (eq. 37), and :func:`abel_check`, a seeded
 check of all three against the real RoPE score of :func:`ropemath.apply_rope`.  The
-partial sums :math:`S_j` and the "relative upper bound" come from :mod:`ropemath.decay`.
+partial sums :math:`S_j` and the "relative upper bound" come from :mod:`ropemath.theory.decay`.
 
 Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
 :math:`\theta_{i+1}`); relative distance :math:`r = m - n` (query position minus key
 position); pairs in the interleaved layout, :math:`q_i = q_{2i} + \mathrm{i}\,q_{2i+1}`.
-``theta=`` overrides the frequencies as in :mod:`ropemath.decay`.
+``theta=`` overrides the frequencies as in :mod:`ropemath.theory.decay`.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3 eq. (35)-(37).
 """
@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int, check_positions, check_x
-from .apply import apply_rope
-from .decay import DEFAULT_CHUNK, _chunked, _theta, decay_bound, partial_sums
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_x
+from ropemath.core.apply import apply_rope
+from ropemath.theory.decay import DEFAULT_CHUNK, _chunked, _theta, decay_bound, partial_sums
 
 __all__ = [
     "pair_products",

@@ -5,10 +5,10 @@ frequencies :math:`\theta'_i` (float64, shape (d/2,)); the rotation itself is un
 the relative-position identity :math:`(R'_m q)^\top (R'_n k) = q^\top R'_{n-m} k` still
 holds exactly (:func:`theta_relative_position_error` measures it with dense matrices built
 from :math:`\theta'`).  Also here: :func:`extension_frequencies` (every method for one
-setting, including YaRN from :mod:`ropemath.yarn`), and the "unseen angles" picture — which
+setting, including YaRN from :mod:`ropemath.models.yarn`), and the "unseen angles" picture — which
 pairs never complete a full turn within the training length ``L``, and whether a method
 keeps the angles of the extended length ``L'`` inside the range seen in training.  YaRN and
-Llama 3.1 (per-pair blends by wavelength) are in :mod:`ropemath.yarn`.
+Llama 3.1 (per-pair blends by wavelength) are in :mod:`ropemath.models.yarn`.
 
 Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
 :math:`\theta_{i+1}`); wavelength :math:`\lambda_i = 2\pi/\theta_i`; ``scale`` is
@@ -19,16 +19,17 @@ References: Chen et al., *Extending Context Window of Large Language Models via 
 Interpolation*, arXiv:2306.15595; bloc97, "NTK-Aware Scaled RoPE" (r/LocalLLaMA, 2023) and
 emozilla, "Dynamically Scaled RoPE" (2023); Hugging Face transformers ``modeling_rope_utils``
 (``_compute_dynamic_ntk_parameters``); Peng et al., *YaRN*, arXiv:2309.00071 (via
-:mod:`ropemath.yarn`).
+:mod:`ropemath.models.yarn`).
 """
 from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int, check_positions, check_real, check_x
-from .blocks import block_diagonal
-from .rotation import frequencies, rotation_2d
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real, check_scale, check_x
+from ropemath.core.blocks import block_diagonal
+from ropemath.core.rotation import frequencies, rotation_2d
+from ropemath.models.yarn import yarn_frequencies, yarn_reference_frequencies
 
 __all__ = [
     "position_interpolation",
@@ -43,13 +44,6 @@ __all__ = [
     "theta_rotation_matrix",
     "theta_relative_position_error",
 ]
-
-
-def _scale(scale: object, name: str = "scale") -> float:
-    s = check_real(scale, name)
-    if s < 1:
-        raise ValueError(f"{name} must be a real number >= 1 (the extension factor L'/L), got {s}")
-    return s
 
 
 def _theta(theta: npt.ArrayLike, name: str = "theta") -> np.ndarray:
@@ -70,7 +64,7 @@ def position_interpolation(d: int, base: float = 10000.0, *, scale: float) -> np
     >>> position_interpolation(4, scale=4.0).tolist()
     [0.25, 0.0025]
     """
-    return frequencies(d, base) / _scale(scale)
+    return frequencies(d, base) / check_scale(scale)
 
 
 def ntk_base(d: int, base: float = 10000.0, *, scale: float) -> float:
@@ -89,7 +83,7 @@ def ntk_base(d: int, base: float = 10000.0, *, scale: float) -> float:
     d = check_d(d)
     if d < 4:
         raise ValueError(f"d must be an even integer >= 4 for NTK scaling (d - 2 > 0), got {d}")
-    return check_base(base) * _scale(scale) ** (d / (d - 2))
+    return check_base(base) * check_scale(scale) ** (d / (d - 2))
 
 
 def ntk_frequencies(d: int, base: float = 10000.0, *, scale: float) -> np.ndarray:
@@ -148,9 +142,8 @@ def extension_frequencies(
     >>> sorted(extension_frequencies(8, scale=2.0, original_length=64))[:3]
     ['NTK', 'PI', 'YaRN (paper)']
     """
-    from .yarn import yarn_frequencies, yarn_reference_frequencies  # here: ropemath.yarn imports this module
 
-    s = _scale(scale)
+    s = check_scale(scale)
     L = check_int(original_length, "original_length", minimum=1)
     return {
         "none": frequencies(d, base),

@@ -1,7 +1,7 @@
 r"""The far-out level of the long-term decay bound: a random walk of unit steps, not zero.
 
 Scope: :func:`random_phase_level`, the value the relative upper bound
-:math:`B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|` of :mod:`ropemath.decay` settles to
+:math:`B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|` of :mod:`ropemath.theory.decay` settles to
 for large distances, when the phases :math:`r\theta_i \bmod 2\pi` behave like independent
 uniform angles and each partial sum :math:`S_j` like a planar random walk of ``j`` unit
 steps.  Its mean length is Kluyver's integral over the Bessel function :math:`J_0`,
@@ -24,7 +24,7 @@ import functools
 
 import numpy as np
 
-from ._validate import check_d
+from ropemath.core._validate import check_d
 
 __all__ = ["random_phase_level"]
 

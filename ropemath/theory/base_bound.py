@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ._validate import check_base, check_d, check_int, check_positions, check_real
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real
 
 __all__ = ["BaseBound", "cosine_sum", "cosine_sum_minimum", "base_lower_bound", "failing_intervals"]
 

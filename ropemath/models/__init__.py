@@ -1,0 +1,77 @@
+"""Models in practice: the reference implementations (Meta, GPT-J, GPT-NeoX / Hugging Face) and their layouts,
+partial rotary, the W_q/W_k permutation, and context extension (PI, NTK, dynamic NTK, YaRN, Llama 3.1).
+
+Layer 4: may import: ``ropemath.core``, ``ropemath.theory``, ``ropemath.attention``.
+Modules: ``implementations``, ``yarn``, ``scaling``.
+
+References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
+arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
+"""
+
+from ropemath.models.implementations import (
+    gptj_rope,
+    meta_freqs_cis,
+    meta_llama_rope,
+    multihead_rope_attention,
+    neox_rope,
+    partial_rotary,
+    permute_for_half,
+    permute_for_interleaved,
+    rotate_every_two,
+    rotate_half,
+)
+from ropemath.models.scaling import (
+    angle_range_ratio,
+    dynamic_ntk_frequencies,
+    dynamic_ntk_scale,
+    extension_frequencies,
+    never_full_turn,
+    ntk_base,
+    ntk_frequencies,
+    position_interpolation,
+    theta_relative_position_error,
+    theta_rotation_matrix,
+    unseen_angle_pairs,
+)
+from ropemath.models.yarn import (
+    llama31_bands,
+    llama31_frequencies,
+    yarn_attention_factor,
+    yarn_correction_dim,
+    yarn_correction_range,
+    yarn_frequencies,
+    yarn_ramp,
+    yarn_reference_frequencies,
+)
+
+__all__ = [
+    "angle_range_ratio",
+    "dynamic_ntk_frequencies",
+    "dynamic_ntk_scale",
+    "extension_frequencies",
+    "gptj_rope",
+    "llama31_bands",
+    "llama31_frequencies",
+    "meta_freqs_cis",
+    "meta_llama_rope",
+    "multihead_rope_attention",
+    "neox_rope",
+    "never_full_turn",
+    "ntk_base",
+    "ntk_frequencies",
+    "partial_rotary",
+    "permute_for_half",
+    "permute_for_interleaved",
+    "position_interpolation",
+    "rotate_every_two",
+    "rotate_half",
+    "theta_relative_position_error",
+    "theta_rotation_matrix",
+    "unseen_angle_pairs",
+    "yarn_attention_factor",
+    "yarn_correction_dim",
+    "yarn_correction_range",
+    "yarn_frequencies",
+    "yarn_ramp",
+    "yarn_reference_frequencies",
+]
