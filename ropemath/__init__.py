@@ -66,6 +66,8 @@ from ropemath.core import (
     to_interleaved,
     transpose_error,
     turns,
+    verdict,
+    verdict_above,
     wavelengths,
 )
 from ropemath.models import (
@@ -217,6 +219,8 @@ __all__ = [
     "to_interleaved",
     "transpose_error",
     "turns",
+    "verdict",
+    "verdict_above",
     "unseen_angle_pairs",
     "wavelengths",
     "weight_sum_deviation",

@@ -2,7 +2,8 @@
 input validation, and precision / round-off of the angles.
 
 Layer 0: may import: numpy only (and other modules of ``ropemath.core``).
-Modules: ``rotation``, ``blocks``, ``apply``, ``cache``, ``checks``, ``spectrum``, ``roundoff``, ``precision``.
+Modules: ``rotation``, ``blocks``, ``apply``, ``cache``, ``checks``, ``spectrum``, ``roundoff``, ``precision``,
+``verdict`` (how a check is reported: a bound and a yes, never rounding noise).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
@@ -54,8 +55,14 @@ from ropemath.core.spectrum import (
     turns,
     wavelengths,
 )
+from ropemath.core.verdict import (
+    verdict,
+    verdict_above,
+)
 
 __all__ = [
+    "verdict",
+    "verdict_above",
     "RopeCache",
     "angle_error_bound",
     "angle_rounding_error",
