@@ -16,12 +16,14 @@ $(STAMP): requirements-lock.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
-## test: lint, unit tests + doctests, figures up to date, every notebook under strict nbval
+## test: lint, unit tests + doctests, figures up to date, every notebook under strict nbval,
+##       then notebooks and figures again under two other numeric configurations (tools/portability.sh)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 	$(BIN)/ropemath figures --check
 	$(BIN)/python -m pytest -q $(NBVAL) notebooks/
+	BIN=$(BIN) bash tools/portability.sh
 
 ## figures: regenerate every committed figure in figures/
 figures: $(STAMP)

@@ -18,7 +18,6 @@ References: none (project convention).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 

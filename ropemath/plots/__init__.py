@@ -24,6 +24,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from ropemath.plots.compare import RMS_TOLERANCE, figure_difference
 from ropemath.plots.decay import bound_vs_scores, decay_across_bases, long_term_decay
 from ropemath.plots.scaling import unseen_angles
 
@@ -37,7 +38,7 @@ FIGURES: dict[str, Callable[[], Figure]] = {
 
 DPI = 100
 
-__all__ = ["DPI", "FIGURES", "png_bytes", "save_png"]
+__all__ = ["DPI", "FIGURES", "RMS_TOLERANCE", "figure_difference", "png_bytes", "save_png"]
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:

@@ -7,8 +7,11 @@ Scope: the command-line driver of :data:`ropemath.plots.FIGURES`.
   when run from the repository root, as ``make figures`` does).  ``DIR`` must be an existing,
   writable directory; nothing outside it is written.  One progress line per figure.
 * ``ropemath figures --check [--out DIR]`` regenerates every figure into a temporary folder
-  (removed afterwards), compares the bytes with ``DIR/<name>.png`` and leaves ``DIR`` untouched;
-  it exits 1 naming each stale or missing figure.
+  (removed afterwards), compares each with ``DIR/<name>.png`` by RMS pixel difference, as
+  matplotlib's own image tests do (:mod:`ropemath.plots.compare`, tolerance
+  :data:`~ropemath.plots.compare.RMS_TOLERANCE`), prints the RMS of each, and leaves ``DIR``
+  untouched; it exits 1 naming each figure that differs by more (and by how much) or is missing.
+  ``make figures`` itself writes byte-identical files when run twice on one machine.
 
 Exit codes: 0 success, 1 ``--check`` found stale or missing figures, 2 bad usage (unknown
 ``--only`` name, ``--out`` missing, not a directory or not writable).
@@ -101,28 +104,31 @@ def run_cli(args: argparse.Namespace) -> int:
 
 
 def _check(names: list[str], out: Path, figures, save_png) -> int:
-    """Regenerate into a temporary folder and compare bytes with ``out``; 1 if any is stale or missing."""
+    """Regenerate into a temporary folder and compare with ``out`` by RMS; 1 if any differs or is missing."""
+    from ropemath.plots.compare import RMS_TOLERANCE, figure_difference
+
     bad = []
     with tempfile.TemporaryDirectory(prefix="ropemath-figures-") as tmp:
         for name in names:
             start = time.perf_counter()
             path = out / f"{name}.png"
-            fresh = save_png(figures[name](), Path(tmp) / f"{name}.png").read_bytes()
+            fresh = save_png(figures[name](), Path(tmp) / f"{name}.png")
             if not path.is_file():
-                status = "MISSING"
-            elif path.read_bytes() != fresh:
-                status = "STALE"
+                status, detail = "MISSING", "missing"
             else:
-                status = "ok"
+                rms = figure_difference(path, fresh)
+                status = "ok" if rms <= RMS_TOLERANCE else "DIFFERS"
+                detail = "size differs" if rms == float("inf") else f"RMS {rms:.3f}"
             if status != "ok":
-                bad.append(f"{name} ({status.lower()}: {path})")
-            print(f"{name:<24} {path}  {status}  {time.perf_counter() - start:.2f} s")
+                bound = f" > {RMS_TOLERANCE}" if status == "DIFFERS" else ""
+                bad.append(f"{name} ({detail}{bound}: {path})")
+            print(f"{name:<24} {path}  {status}  {detail}  {time.perf_counter() - start:.2f} s")
     if bad:
         print(
-            f"ropemath figures --check: {len(bad)} figure(s) out of date: {'; '.join(bad)}. "
-            "Run `make figures` (ropemath figures --out figures) and commit the PNGs.",
+            f"ropemath figures --check: {len(bad)} figure(s) out of date (RMS tolerance {RMS_TOLERANCE}): "
+            f"{'; '.join(bad)}. Run `make figures` (ropemath figures --out figures) and commit the PNGs.",
             file=sys.stderr,
         )
         return 1
-    print(f"{len(names)} figure(s) in {out} are up to date")
+    print(f"{len(names)} figure(s) in {out} match within RMS {RMS_TOLERANCE}")
     return 0
