@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: test figures notebooks lab bench check lint clean
+.PHONY: test figures notebooks lab bench check lint clean conformance
 
 $(STAMP): requirements-lock.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,19 @@ test: $(STAMP)
 	$(BIN)/ropemath figures --check
 	$(BIN)/python -m pytest -q $(NBVAL) notebooks/
 	BIN=$(BIN) bash tools/portability.sh
+
+## conformance: ropemath against the real packages (torch 2.13 CPU, transformers, Meta's llama-models,
+##              rotary-embedding-torch) in its own venv, from requirements-conformance.txt
+CVENV := .venv-conformance
+$(CVENV)/.installed: requirements-conformance.txt requirements-lock.txt pyproject.toml
+	test -x $(CVENV)/bin/python || $(PYTHON) -m venv $(CVENV)
+	$(CVENV)/bin/python -m pip install --quiet --disable-pip-version-check torch==2.13.0
+	$(CVENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-conformance.txt
+	$(CVENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $@
+
+conformance: $(CVENV)/.installed
+	$(CVENV)/bin/python -m pytest -q -p no:cacheprovider tests/conformance
 
 ## figures: regenerate every committed figure in figures/
 figures: $(STAMP)
@@ -50,4 +63,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(CVENV) build *.egg-info

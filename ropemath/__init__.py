@@ -71,10 +71,13 @@ from ropemath.core import (
     wavelengths,
 )
 from ropemath.models import (
+    ROPE_TYPES,
+    RopeFrequencies,
     angle_range_ratio,
     dynamic_ntk_frequencies,
     dynamic_ntk_scale,
     extension_frequencies,
+    frequencies_from_config,
     gptj_rope,
     llama31_bands,
     llama31_frequencies,
@@ -134,6 +137,9 @@ __version__ = "0.1.0"
 SUBPACKAGES = ("core", "symbolic", "theory", "attention", "models", "claims", "plots", "cli")
 
 __all__ = [
+    "ROPE_TYPES",
+    "RopeFrequencies",
+    "frequencies_from_config",
     "BaseBound",
     "RopeCache",
     "abel_bound",

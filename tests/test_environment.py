@@ -21,17 +21,24 @@ def pyproject():
     return tomllib.loads((ROOT / "pyproject.toml").read_text())
 
 
-def project_requirements():
+# Extras that environment.yml (the conda route) carries; the heavy optional extras have venvs and locks of
+# their own (`make conformance`: requirements-conformance.txt), checked by test_extra_locks_satisfy_ranges.
+CONDA_EXTRAS = ("test", "notebooks")
+OWN_LOCKS = {"conformance": "requirements-conformance.txt"}
+
+
+def project_requirements(extras=CONDA_EXTRAS):
     project = pyproject()["project"]
     reqs = [Requirement(r) for r in project["dependencies"]]
-    for extra in project["optional-dependencies"].values():
-        reqs += [Requirement(r) for r in extra]
+    for name, extra in project["optional-dependencies"].items():
+        if name in extras:
+            reqs += [Requirement(r) for r in extra]
     return {canonicalize_name(r.name): r for r in reqs}
 
 
-def lock_pins():
+def lock_pins(lock="requirements-lock.txt"):
     pins = {}
-    for line in (ROOT / "requirements-lock.txt").read_text().splitlines():
+    for line in (ROOT / lock).read_text().splitlines():
         line = line.split("#")[0].strip()
         if line:
             name, version = line.split("==")
@@ -85,6 +92,16 @@ def test_runtime_and_test_requirements_are_locked():
     needed = project["dependencies"] + project["optional-dependencies"]["test"]
     missing = [r for r in needed if canonicalize_name(Requirement(r).name) not in pins]
     assert not missing, f"requirements-lock.txt lacks {missing}"
+
+
+@pytest.mark.parametrize(("extra", "lock"), OWN_LOCKS.items())
+def test_extra_locks_satisfy_ranges(extra, lock):
+    pins = lock_pins(lock)
+    for text in pyproject()["project"]["optional-dependencies"][extra]:
+        req = Requirement(text)
+        name = canonicalize_name(req.name)
+        assert name in pins, f"{lock} lacks {name}"
+        assert Version(pins[name]) in req.specifier, f"{name}=={pins[name]} outside {req.specifier}"
 
 
 def test_python_version_agrees():

@@ -2,12 +2,17 @@
 partial rotary, the W_q/W_k permutation, and context extension (PI, NTK, dynamic NTK, YaRN, Llama 3.1).
 
 Layer 4: may import: ``ropemath.core``, ``ropemath.theory``, ``ropemath.attention``.
-Modules: ``implementations``, ``yarn``, ``scaling``.
+Modules: ``implementations``, ``yarn``, ``scaling``, ``config`` (a Hugging Face config to θ_i).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
+from ropemath.models.config import (
+    ROPE_TYPES,
+    RopeFrequencies,
+    frequencies_from_config,
+)
 from ropemath.models.implementations import (
     gptj_rope,
     meta_freqs_cis,
@@ -45,6 +50,9 @@ from ropemath.models.yarn import (
 )
 
 __all__ = [
+    "ROPE_TYPES",
+    "RopeFrequencies",
+    "frequencies_from_config",
     "angle_range_ratio",
     "dynamic_ntk_frequencies",
     "dynamic_ntk_scale",

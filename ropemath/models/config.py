@@ -1,0 +1,202 @@
+r"""From a Hugging Face model config to the per-pair frequencies θ_i and the attention factor.
+
+Scope: :func:`frequencies_from_config`, which reads the RoPE keys of a Hugging Face config
+(``rope_parameters`` in transformers 5.x, ``rope_scaling`` before; nested or flat) and returns
+:math:`\theta_i` (transformers' ``inv_freq``) and the attention factor (transformers'
+``attention_scaling``, which multiplies cos and sin) for the rope types ``default``, ``linear``,
+``dynamic``, ``yarn``, ``longrope`` and ``llama3``.  The formulas are those of transformers'
+``modeling_rope_utils.py`` (``ROPE_INIT_FUNCTIONS``), restated in float64.
+
+Precision: transformers computes ``inv_freq`` in float32; ropemath returns the float64 value of
+the same formula (the *exact* value up to float64 rounding, not HF's float32 rounding).  The two
+differ by the float32 rounding of transformers: a few float32 ulps (``tests/conformance/`` bounds
+it at 8 ulp relative, i.e. :math:`8 \cdot 2^{-23}`, against the real package).  Where HF rounds to
+integers on purpose (YaRN's ``truncate``), ropemath does the same.
+
+Names: ``rope_theta`` ↔ ``base``, ``factor`` ↔ the scale :math:`s = L'/L`, ``inv_freq`` ↔ ``theta``;
+``head_dim × partial_rotary_factor`` rotary dimensions (pairs ``d/2``).  Partial rotary is honoured
+for every type (as GPT-NeoX's rotary class does; transformers' Llama class ignores
+``partial_rotary_factor`` for the default type).
+
+References: Hugging Face transformers 5.x, ``modeling_rope_utils.py`` (``_compute_*_parameters``);
+Peng et al., *YaRN*, arXiv:2309.00071; Ding et al., *LongRoPE*, arXiv:2402.13753 (Phi-3);
+Meta, Llama 3.1 ``apply_scaling``; bloc97/emozilla, dynamic NTK (Reddit, 2023).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+
+__all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config"]
+
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
+
+
+class RopeFrequencies(NamedTuple):
+    """θ_i (float64, shape (d/2,), transformers' ``inv_freq``) and the attention factor (``attention_scaling``)."""
+
+    theta: np.ndarray
+    attention_factor: float
+
+
+def _flatten(config: object) -> dict:
+    if not isinstance(config, Mapping):
+        raise TypeError(f"config must be a mapping (a Hugging Face config as a dict), got {type(config).__name__}")
+    flat = dict(config)
+    for nested in ("rope_scaling", "rope_parameters"):
+        inner = flat.get(nested)
+        if isinstance(inner, Mapping):
+            flat.update(inner)
+    return flat
+
+
+def _number(flat: dict, key: str, *, positive: bool = True, default: object = None) -> float:
+    value = flat.get(key, default)
+    if value is None:
+        raise ValueError(f"config[{key!r}] is required for this rope type")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"config[{key!r}] must be a finite real number, got {value!r}")
+    if positive and value <= 0:
+        raise ValueError(f"config[{key!r}] must be > 0, got {value!r}")
+    return float(value)
+
+
+def _rotary_dim(flat: dict) -> int:
+    head_dim = flat.get("head_dim")
+    if head_dim is None and "hidden_size" in flat and "num_attention_heads" in flat:
+        head_dim = int(_number(flat, "hidden_size")) // int(_number(flat, "num_attention_heads"))
+    head_dim = int(_number(flat, "head_dim", default=head_dim))
+    fraction = _number(flat, "partial_rotary_factor", default=1.0)
+    if fraction > 1:
+        raise ValueError(f"config['partial_rotary_factor'] must be in (0, 1], got {fraction!r}")
+    dim = int(head_dim * fraction)
+    if dim < 2 or dim % 2:
+        raise ValueError(f"head_dim × partial_rotary_factor must be an even integer >= 2, got {dim}")
+    return dim
+
+
+def _factor_list(flat: dict, key: str, pairs: int) -> np.ndarray:
+    value = flat.get(key)
+    if value is None:
+        raise ValueError(f"config[{key!r}] is required for rope type 'longrope'")
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.shape != (pairs,) or not np.all(np.isfinite(arr)) or np.any(arr <= 0):
+        raise ValueError(f"config[{key!r}] must be {pairs} finite numbers > 0 (one per pair), got shape {arr.shape}")
+    return arr
+
+
+def _yarn(flat: dict, theta: np.ndarray, base: float, dim: int) -> RopeFrequencies:
+    original = _number(flat, "original_max_position_embeddings")
+    factor = flat.get("factor")
+    factor = _number(flat, "max_position_embeddings") / original if factor is None else _number(flat, "factor")
+
+    def mscale(scale: float, m: float = 1.0) -> float:
+        return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+    attention = flat.get("attention_factor")
+    if attention is not None:
+        attention = _number(flat, "attention_factor")
+    elif flat.get("mscale") and flat.get("mscale_all_dim"):
+        attention = mscale(factor, _number(flat, "mscale")) / mscale(factor, _number(flat, "mscale_all_dim"))
+    else:
+        attention = mscale(factor)
+    beta_fast = flat.get("beta_fast") or 32
+    beta_slow = flat.get("beta_slow") or 1
+
+    def correction_dim(rotations: float) -> float:  # the pair index whose wavelength fits `rotations` times
+        return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = correction_dim(_number(flat, "beta_fast", default=beta_fast)), correction_dim(
+        _number(flat, "beta_slow", default=beta_slow)
+    )
+    if flat.get("truncate", True):
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, dim - 1)
+    if low == high:
+        high += 0.001  # as transformers: avoid a division by zero
+    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+    keep = 1.0 - ramp  # 1: extrapolate (keep θ_i), 0: interpolate (θ_i / factor)
+    return RopeFrequencies(theta / factor * (1.0 - keep) + theta * keep, float(attention))
+
+
+def _llama3(flat: dict, theta: np.ndarray) -> np.ndarray:
+    factor = _number(flat, "factor")
+    low, high = _number(flat, "low_freq_factor"), _number(flat, "high_freq_factor")
+    if high < low:
+        raise ValueError(f"config['high_freq_factor'] must be >= low_freq_factor ({low!r}), got {high!r}")
+    original = _number(flat, "original_max_position_embeddings")
+    wavelength = 2 * math.pi / theta
+    out = np.where(wavelength > original / low, theta / factor, theta)
+    medium = (wavelength >= original / high) & (wavelength <= original / low)
+    if np.any(medium) and high > low:  # with low == high (Llama 4) there is no band to blend
+        smooth = (original / wavelength[medium] - low) / (high - low)
+        out[medium] = (1 - smooth) * theta[medium] / factor + smooth * theta[medium]
+    return out
+
+
+def frequencies_from_config(config: Mapping, *, seq_len: int | None = None) -> RopeFrequencies:
+    r"""Return θ_i and the attention factor of a Hugging Face config (``inv_freq``, ``attention_scaling``).
+
+    .. math::
+        \theta_i = \mathrm{rope\_theta}^{-2i/d}, \quad i = 0, \dots, d/2 - 1, \quad
+        d = \mathrm{head\_dim} \cdot \mathrm{partial\_rotary\_factor},
+
+    then per ``rope_type``: ``linear`` :math:`\theta_i/s`; ``dynamic`` the base
+    :math:`b\,(s\ell/L - (s - 1))^{d/(d-2)}` with :math:`\ell = \max(\mathrm{seq\_len}, L)`;
+    ``yarn`` the ramp between :math:`\theta_i/s` and :math:`\theta_i` (correction range from
+    ``beta_fast``, ``beta_slow``), attention factor :math:`0.1\,m\ln s + 1` (ratio of two with
+    ``mscale``/``mscale_all_dim``); ``longrope`` :math:`\theta_i/\mathrm{ext}_i` with the long factors
+    when ``seq_len`` exceeds the original length, attention factor :math:`\sqrt{1 + \ln s/\ln L_0}`;
+    ``llama3`` Llama 3.1's bands.  Source: transformers ``modeling_rope_utils.py`` (5.x).
+
+    ``config``: a dict with HF's keys, flat or with a nested ``rope_parameters`` / ``rope_scaling``
+    (``rope_type`` or legacy ``type``; missing means ``default``).  Other keys are ignored.
+
+    >>> r = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8})
+    >>> r.theta.tolist(), r.attention_factor
+    ([1.0, 0.1, 0.01, 0.001], 1.0)
+    >>> frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8, "rope_type": "linear", "factor": 4.0}).theta[0]
+    np.float64(0.25)
+    """
+    flat = _flatten(config)
+    rope_type = flat.get("rope_type", flat.get("type", "default"))
+    if rope_type not in ROPE_TYPES:
+        raise ValueError(f"config['rope_type'] must be one of {', '.join(ROPE_TYPES)}, got {rope_type!r}")
+    if seq_len is not None and (isinstance(seq_len, bool) or not isinstance(seq_len, numbers.Integral) or seq_len < 1):
+        raise ValueError(f"seq_len must be a positive integer or None, got {seq_len!r}")
+    base = _number(flat, "rope_theta")
+    if base <= 1:
+        raise ValueError(f"config['rope_theta'] must be > 1, got {base!r}")
+    dim = _rotary_dim(flat)
+    exponents = np.arange(0, dim, 2, dtype=np.float64) / dim
+    theta = base**-exponents
+    if rope_type == "default":
+        return RopeFrequencies(theta, 1.0)
+    if rope_type == "linear":
+        return RopeFrequencies(theta / _number(flat, "factor"), 1.0)
+    if rope_type == "dynamic":
+        factor, length = _number(flat, "factor"), _number(flat, "max_position_embeddings")
+        current = max(seq_len if seq_len is not None else length, length)
+        new_base = base * ((factor * current / length) - (factor - 1)) ** (dim / (dim - 2))
+        return RopeFrequencies(new_base**-exponents, 1.0)
+    if rope_type == "yarn":
+        return _yarn(flat, theta, base, dim)
+    if rope_type == "llama3":
+        return RopeFrequencies(_llama3(flat, theta), 1.0)
+    # longrope
+    original = _number(flat, "original_max_position_embeddings")
+    factor = flat.get("factor")
+    factor = _number(flat, "max_position_embeddings") / original if factor is None else _number(flat, "factor")
+    attention = flat.get("attention_factor")
+    if attention is not None:
+        attention = _number(flat, "attention_factor")
+    else:
+        attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
+    key = "long_factor" if seq_len is not None and seq_len > original else "short_factor"
+    ext = _factor_list(flat, key, dim // 2)
+    return RopeFrequencies(theta / ext, float(attention))
