@@ -54,8 +54,18 @@ def variants(x):
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
-@pytest.mark.parametrize("kind", ["contiguous", "strided batch and last axis", "strided batch",
-                                  "negative last stride", "fortran order", "read-only", "big-endian"])
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "contiguous",
+        "strided batch and last axis",
+        "strided batch",
+        "negative last stride",
+        "fortran order",
+        "read-only",
+        "big-endian",
+    ],
+)
 def test_every_memory_layout_matches_the_dense_form(dtype, layout, kind):
     rng = np.random.default_rng(1)  # seed 1
     x = rng.standard_normal((3, 5, 8)).astype(dtype)
@@ -74,8 +84,13 @@ def test_every_memory_layout_matches_the_dense_form(dtype, layout, kind):
 def test_positions_broadcast(dtype, layout, m_shape):
     rng = np.random.default_rng(2)  # seed 2
     x = rng.standard_normal((4, 6, 16)).astype(dtype)
-    m = {"scalar": 37, "(P,)": rng.integers(0, 5000, 6), "(H, 1)": rng.integers(0, 5000, (4, 1)),
-         "(H, P)": rng.integers(0, 5000, (4, 6)), "(1, P)": rng.integers(0, 5000, (1, 6))}[m_shape]
+    m = {
+        "scalar": 37,
+        "(P,)": rng.integers(0, 5000, 6),
+        "(H, 1)": rng.integers(0, 5000, (4, 1)),
+        "(H, P)": rng.integers(0, 5000, (4, 6)),
+        "(1, P)": rng.integers(0, 5000, (1, 6)),
+    }[m_shape]
     y = apply_rope(x, m, layout=layout).astype(np.float64)
     assert np.max(np.abs(y - dense(x, m, layout))) < TOL[dtype] * np.max(np.abs(x))
 
@@ -84,8 +99,8 @@ def test_positions_broadcast(dtype, layout, m_shape):
 def test_complex_view_matches_python_complex_numbers(dtype):
     rng = np.random.default_rng(3)  # seed 3
     x = rng.standard_normal((7, 64)).astype(dtype)
-    m = rng.integers(-10**6, 10**6, size=7)
-    y = apply_rope(x, m)
+    m = rng.integers(-(10**6), 10**6, size=7)
+    y = apply_rope(x, m, layout="interleaved")
     for row in range(7):
         expected = complex_rope(x[row].astype(np.float64), float(m[row]))
         assert np.max(np.abs(y[row] - expected)) < TOL[dtype] * np.max(np.abs(x[row])) + 1e-15 * abs(m[row])
@@ -99,9 +114,11 @@ def test_half_layout_equals_permuted_interleaved_bit_for_bit(shape, dtype):
     rng = np.random.default_rng(4)  # seed 4
     x = rng.standard_normal(shape).astype(dtype)
     m = rng.integers(0, 10**5, size=shape[-2])
-    np.testing.assert_array_equal(apply_rope(to_half(x), m, layout="half"), to_half(apply_rope(x, m)))
+    np.testing.assert_array_equal(
+        apply_rope(to_half(x), m, layout="half"), to_half(apply_rope(x, m, layout="interleaved"))
+    )
     strided = np.repeat(x, 2, axis=-1)[..., ::2]  # interleaved, last axis strided: gathered kernel
-    np.testing.assert_array_equal(apply_rope(strided, m), apply_rope(x, m))
+    np.testing.assert_array_equal(apply_rope(strided, m, layout="interleaved"), apply_rope(x, m, layout="interleaved"))
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
@@ -162,5 +179,5 @@ def test_complex_path_and_two_product_formula_are_within_1_5_ulp(dtype):
     formula = np.stack([x[:, 0::2] * c - x[:, 1::2] * s, x[:, 0::2] * s + x[:, 1::2] * c], axis=-1).reshape(x.shape)
     norm = np.repeat(np.hypot(a, b), 2, axis=-1)
     eps = np.finfo(dtype).eps
-    for y in (apply_rope(x, m[:, 0]), formula):
+    for y in (apply_rope(x, m[:, 0], layout="interleaved"), formula):
         assert np.max(np.abs(y.astype(wide) - exact) / norm) <= 1.5 * eps

@@ -46,8 +46,6 @@ def loop_softmax_attention(q, k, v, pos, causal, base=10000.0):
     return out
 
 
-
-
 def random_qkv(seed, N=7, d=6, dv=3, scale=1.0):
     rng = np.random.default_rng(seed)
     return scale * rng.standard_normal((N, d)), scale * rng.standard_normal((N, d)), rng.standard_normal((N, dv))
@@ -62,7 +60,7 @@ POSITIONS = [np.arange(7.0), np.array([3.0, -2.0, 10.0, 10.0, 0.5, 100.0, 7.0]),
 @pytest.mark.parametrize("pos", POSITIONS)
 def test_rope_scores_match_loop(pos):
     q, k, _ = random_qkv(1)
-    np.testing.assert_allclose(rope_scores(q, k, pos), loop_scores(q, k, pos), rtol=0, atol=1e-11)
+    np.testing.assert_allclose(rope_scores(q, k, pos, layout="interleaved"), loop_scores(q, k, pos), rtol=0, atol=1e-11)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -70,7 +68,9 @@ def test_rope_scores_match_loop(pos):
 def test_softmax_attention_matches_loop(pos, causal):
     q, k, v = random_qkv(2)
     np.testing.assert_allclose(
-        rope_softmax_attention(q, k, v, pos, causal=causal), loop_softmax_attention(q, k, v, pos, causal), atol=1e-12
+        rope_softmax_attention(q, k, v, pos, causal=causal, layout="interleaved"),
+        loop_softmax_attention(q, k, v, pos, causal),
+        atol=1e-12,
     )
 
 
@@ -78,18 +78,28 @@ def test_softmax_attention_base_is_used():
     q, k, v = random_qkv(3)
     pos = np.arange(7.0)
     expected = loop_softmax_attention(q, k, v, pos, False, base=7.0)
-    np.testing.assert_allclose(rope_softmax_attention(q, k, v, pos, base=7.0), expected, atol=1e-12)
-    assert np.max(np.abs(rope_softmax_attention(q, k, v, pos, base=7.0) - rope_softmax_attention(q, k, v, pos))) > 1e-3
+    np.testing.assert_allclose(
+        rope_softmax_attention(q, k, v, pos, base=7.0, layout="interleaved"), expected, atol=1e-12
+    )
+    assert (
+        np.max(
+            np.abs(
+                rope_softmax_attention(q, k, v, pos, base=7.0, layout="interleaved")
+                - rope_softmax_attention(q, k, v, pos, layout="interleaved")
+            )
+        )
+        > 1e-3
+    )
 
 
 def test_softmax_is_numerically_stable_for_huge_scores():
     """Scores of order 1e4: no overflow (warnings are errors here), rows still sum to one."""
     q, k, v = random_qkv(4, scale=100.0)
-    w = rope_attention_weights(q, k, np.arange(7.0), causal=True)
+    w = rope_attention_weights(q, k, np.arange(7.0), causal=True, layout="interleaved")
     assert np.all(np.isfinite(w))
     np.testing.assert_allclose(w.sum(axis=1), 1.0, atol=1e-15)
     np.testing.assert_allclose(
-        rope_softmax_attention(q, k, v, np.arange(7.0), causal=True),
+        rope_softmax_attention(q, k, v, np.arange(7.0), causal=True, layout="interleaved"),
         loop_softmax_attention(q, k, v, np.arange(7.0), True),
         atol=1e-12,
     )
@@ -97,7 +107,7 @@ def test_softmax_is_numerically_stable_for_huge_scores():
 
 def test_causal_weights_are_lower_triangular():
     q, k, _ = random_qkv(5)
-    w = rope_attention_weights(q, k, np.arange(7.0), causal=True)
+    w = rope_attention_weights(q, k, np.arange(7.0), causal=True, layout="interleaved")
     assert np.all(np.triu(w, 1) == 0)
 
 
@@ -107,20 +117,27 @@ def test_causal_weights_are_lower_triangular():
 def test_shift_invariance(kind, causal, shift):
     """Notebook 06: shifting every position by s changes the output only at rounding level."""
     q, k, v = random_qkv(6)
-    assert shift_invariance_error(q, k, v, np.arange(7.0), shift, causal=causal, kind=kind) < 1e-12
+    assert (
+        shift_invariance_error(q, k, v, np.arange(7.0), shift, causal=causal, kind=kind, layout="interleaved") < 1e-12
+    )
 
 
 def test_shift_invariance_error_detects_a_change():
     """Negative control: a different relative layout (positions scaled by 2) is detected."""
     q, k, v = random_qkv(6)
     pos = np.arange(7.0)
-    o1, o2 = rope_softmax_attention(q, k, v, pos), rope_softmax_attention(q, k, v, 2 * pos)
+    o1, o2 = (
+        rope_softmax_attention(q, k, v, pos, layout="interleaved"),
+        rope_softmax_attention(q, k, v, 2 * pos, layout="interleaved"),
+    )
     assert np.max(np.abs(o1 - o2)) > 1e-2
 
 
 def test_softmax_weights_do_sum_to_one():
     q, k, _ = random_qkv(10)
-    np.testing.assert_allclose(rope_attention_weights(q, k, np.arange(7.0)).sum(axis=1), 1.0, atol=1e-15)
+    np.testing.assert_allclose(
+        rope_attention_weights(q, k, np.arange(7.0), layout="interleaved").sum(axis=1), 1.0, atol=1e-15
+    )
 
 
 # --- bad input --------------------------------------------------------------------------------
@@ -133,37 +150,37 @@ P = np.arange(3.0)
 
 def test_bad_shapes():
     with pytest.raises(ValueError, match=r"^q must have shape \(N, d\) with N >= 1"):
-        rope_scores(np.zeros(4), np.zeros(4), [0])
+        rope_scores(np.zeros(4), np.zeros(4), [0], layout="interleaved")
     with pytest.raises(ValueError, match=r"^q must have shape \(N, d\) with N >= 1, got shape \(0, 2\)"):
-        rope_attention_weights(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0))
+        rope_attention_weights(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), layout="interleaved")
     with pytest.raises(ValueError, match=r"^k must have the shape of q"):
-        rope_scores(Q, np.zeros((2, 4)), P)
+        rope_scores(Q, np.zeros((2, 4)), P, layout="interleaved")
     with pytest.raises(ValueError, match=r"^k must have last axis of length d=4"):
-        rope_scores(Q, np.zeros((3, 6)), P)
+        rope_scores(Q, np.zeros((3, 6)), P, layout="interleaved")
     with pytest.raises(ValueError, match=r"^q must have a positive even last axis"):
-        rope_scores(np.zeros((3, 3)), np.zeros((3, 3)), P)
+        rope_scores(np.zeros((3, 3)), np.zeros((3, 3)), P, layout="interleaved")
     with pytest.raises(ValueError, match=r"^positions must have shape \(3,\)"):
-        rope_scores(Q, Q, [0.0, 1.0])
+        rope_scores(Q, Q, [0.0, 1.0], layout="interleaved")
     with pytest.raises(ValueError, match=r"^v must have shape \(3, d_v\)"):
-        rope_softmax_attention(Q, Q, np.zeros((2, 2)), P)
+        rope_softmax_attention(Q, Q, np.zeros((2, 2)), P, layout="interleaved")
 
 
 def test_bad_types_and_values():
     with pytest.raises(TypeError, match=r"^q must be a real floating-point array"):
-        rope_scores(np.zeros((3, 4), dtype=int), Q, P)
+        rope_scores(np.zeros((3, 4), dtype=int), Q, P, layout="interleaved")
     with pytest.raises(ValueError, match=r"^q must contain only finite values"):
-        rope_scores(np.full((3, 4), np.nan), Q, P)
+        rope_scores(np.full((3, 4), np.nan), Q, P, layout="interleaved")
     with pytest.raises(ValueError, match=r"^v must contain only finite values"):
-        rope_softmax_attention(Q, Q, np.full((3, 2), np.inf), P)
+        rope_softmax_attention(Q, Q, np.full((3, 2), np.inf), P, layout="interleaved")
     with pytest.raises(ValueError, match=r"^positions must contain only finite values"):
-        rope_scores(Q, Q, [0.0, np.inf, 1.0])
+        rope_scores(Q, Q, [0.0, np.inf, 1.0], layout="interleaved")
     with pytest.raises(TypeError, match=r"^causal must be a bool, got str 'yes'$"):
-        rope_softmax_attention(Q, Q, V, P, causal="yes")
+        rope_softmax_attention(Q, Q, V, P, causal="yes", layout="interleaved")
     with pytest.raises(ValueError, match=r"^base must be a finite real number > 0"):
-        rope_softmax_attention(Q, Q, V, P, base=0.0)
+        rope_softmax_attention(Q, Q, V, P, base=0.0, layout="interleaved")
     with pytest.raises(ValueError, match=r"^shift must be finite"):
-        shift_invariance_error(Q, Q, V, P, np.nan)
+        shift_invariance_error(Q, Q, V, P, np.nan, layout="interleaved")
     with pytest.raises(ValueError, match=r"^kind must be one of \('softmax', 'linear'\)"):
-        shift_invariance_error(Q, Q, V, P, 1.0, kind="relu")
+        shift_invariance_error(Q, Q, V, P, 1.0, kind="relu", layout="interleaved")
     with pytest.raises(TypeError, match=r"^kind must be one of \('softmax', 'linear'\), got NoneType None$"):
-        shift_invariance_error(Q, Q, V, P, 1.0, kind=None)
+        shift_invariance_error(Q, Q, V, P, 1.0, kind=None, layout="interleaved")

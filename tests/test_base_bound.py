@@ -50,7 +50,7 @@ def test_cosine_sum_is_half_the_rope_score_of_the_all_ones_vector():
 
     ones = np.ones(128)
     for m in (0.0, 3.0, 988.0, 50000.0):
-        score = apply_rope(ones, m, base=5000.0) @ ones
+        score = apply_rope(ones, m, base=5000.0, layout="interleaved") @ ones
         assert cosine_sum(m, 128, 5000.0) == pytest.approx(score / 2, abs=1e-10)
 
 

@@ -31,12 +31,12 @@ def test_table_has_every_variant_checked_and_timed():
 @pytest.mark.parametrize(
     "name, layout, fn",
     [
-        ("clockwise", "interleaved", lambda x, m: apply_rope(x, -m)),
+        ("clockwise", "interleaved", lambda x, m: apply_rope(x, -m, layout="interleaved")),
         ("wrong layout", "half", lambda x, m: apply_rope(x, m, layout="interleaved")),
-        ("off by one position", "interleaved", lambda x, m: apply_rope(x, m + 1)),
-        ("positions scaled by 1.0001", "interleaved", lambda x, m: apply_rope(x, m * 1.0001)),
+        ("off by one position", "interleaved", lambda x, m: apply_rope(x, m + 1, layout="interleaved")),
+        ("positions scaled by 1.0001", "interleaved", lambda x, m: apply_rope(x, m * 1.0001, layout="interleaved")),
         ("NaN", "half", lambda x, m: np.full_like(x, np.nan)),
-        ("dropped batch axis", "interleaved", lambda x, m: apply_rope(x[0], m)),
+        ("dropped batch axis", "interleaved", lambda x, m: apply_rope(x[0], m, layout="interleaved")),
     ],
 )
 def test_a_wrong_variant_fails_the_correctness_check(name, layout, fn):
@@ -78,7 +78,7 @@ def test_plain_rope_half_is_rotate_half():
 def test_scaling_checks_elementwise_against_dense(monkeypatch):
     rows = bench.scaling((4, 8, 16), elements=256, matrix_elements=256, repeats=1, warmup=0)
     assert [r["d"] for r in rows] == [4, 8, 16] and all(r["elementwise"] > 0 < r["dense"] for r in rows)
-    monkeypatch.setattr(bench, "apply_rope", lambda x, m, base: apply_rope(x, m + 1, base=base))
+    monkeypatch.setattr(bench, "apply_rope", lambda x, m, base, layout: apply_rope(x, m + 1, base=base, layout=layout))
     with pytest.raises(bench.CorrectnessError, match="elementwise d=4"):
         bench.scaling((4,), elements=64, matrix_elements=64, repeats=1, warmup=0)
 

@@ -14,8 +14,14 @@ def test_cache_equals_apply_rope_bit_for_bit(dtype, layout, m_kind):
     """Same float64 angles m·θ_i (m exact in float64), same cos/sin, same kernels."""
     rng = np.random.default_rng(20)  # seed 20
     x = rng.standard_normal((4, 7, 16)).astype(dtype)
-    m = {"range": np.arange(7), "from 3": np.arange(3, 10), "gather": np.array([5, 0, 99, 3, 3, 42, 7]),
-         "2-D": rng.integers(0, 100, (4, 7)), "scalar": 57, "(H, 1)": rng.integers(0, 100, (4, 1))}[m_kind]
+    m = {
+        "range": np.arange(7),
+        "from 3": np.arange(3, 10),
+        "gather": np.array([5, 0, 99, 3, 3, 42, 7]),
+        "2-D": rng.integers(0, 100, (4, 7)),
+        "scalar": 57,
+        "(H, 1)": rng.integers(0, 100, (4, 1)),
+    }[m_kind]
     cache = RopeCache(16, max_position=100)
     np.testing.assert_array_equal(cache.apply(x, m, layout=layout), apply_rope(x, m, layout=layout))
 
@@ -49,7 +55,9 @@ def dense_base(v, m, base, layout):
 def test_default_base_matches_loop_construction():
     x = np.random.default_rng(22).standard_normal((3, 8))  # seed 22
     m = np.array([0, 1, 2047])
-    np.testing.assert_allclose(RopeCache(8, max_position=2048).apply(x, m), dense(x, m, "interleaved"), atol=1e-13)
+    np.testing.assert_allclose(
+        RopeCache(8, max_position=2048).apply(x, m, layout="interleaved"), dense(x, m, "interleaved"), atol=1e-13
+    )
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
@@ -112,7 +120,7 @@ def test_bad_constructor_arguments(kwargs, exc, message):
 )
 def test_bad_apply_arguments(x, m, kwargs, exc, message):
     with pytest.raises(exc, match=message):
-        RopeCache(8, max_position=16).apply(x, m, **kwargs)
+        RopeCache(8, max_position=16).apply(x, m, **{"layout": "interleaved", **kwargs})
 
 
 def test_out_read_only_or_overlapping_is_refused():
@@ -121,6 +129,6 @@ def test_out_read_only_or_overlapping_is_refused():
     ro = np.empty((2, 4))
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="out must be writeable"):
-        cache.apply(x, 0, out=ro)
+        cache.apply(x, 0, out=ro, layout="interleaved")
     with pytest.raises(ValueError, match="out must be x itself or not overlap x"):
-        cache.apply(x, 0, out=x[::-1])
+        cache.apply(x, 0, out=x[::-1], layout="interleaved")

@@ -101,25 +101,87 @@ def test_sections_with_mathematics_have_entries():
     no_math = {
         "000": {"實作", "推導", "一些性質", "Reference"},
         "001": {"1. 前置数学公式", "2. 推导过程", "2.1 目标", "3. 总结"},
-        "004": {"Recommended", "Rotary Position Embedding", "Theoretical Explanation", "Experiments and Evaluations",
-                "Machine Translation", "Pre-training Language Modeling", "Fine-tuning on GLUE tasks"},
+        "004": {
+            "Recommended",
+            "Rotary Position Embedding",
+            "Theoretical Explanation",
+            "Experiments and Evaluations",
+            "Machine Translation",
+            "Pre-training Language Modeling",
+            "Fine-tuning on GLUE tasks",
+        },
     }
     headings = {
-        "000": ["Basics", "實作", "基本定義", "Self-Attention", "推導", "二維空間", "一般化", "效能優化", "一些性質",
-                "Long-term Decay", "與線性注意力", "靈活性", "正交性", "Reference"],
-        "001": ["1. 前置数学公式", "1.1 复数的指数形式", "1.2 复数的乘法", "1.3 复数的共轭", "1.4 旋转矩阵",
-                "2. 推导过程", "2.1 目标", "2.2 假设", "2.3 复数的引入", "2.4 使用复数的指数形式", "2.5 求解模长",
-                "2.6 求解角度", "2.7 得到解", "2.8 二维编码形式", "2.8.1 推导公式", "2.9 跟Sinusoidal公式比较",
-                "2.10 多维情况", "2.10.1 乘性位置编码的变体", "3. 总结"],
-        "002": ["精英笔记:旋转位置编码 (RoPE)", "1. 目标:真正的相对位置编码", "2. 核心思想:用旋转编码位置",
-                "3. 高维空间的实现", "4. 数学与代码实现", "4.1 高效实现", "4.2 代码实现"],
+        "000": [
+            "Basics",
+            "實作",
+            "基本定義",
+            "Self-Attention",
+            "推導",
+            "二維空間",
+            "一般化",
+            "效能優化",
+            "一些性質",
+            "Long-term Decay",
+            "與線性注意力",
+            "靈活性",
+            "正交性",
+            "Reference",
+        ],
+        "001": [
+            "1. 前置数学公式",
+            "1.1 复数的指数形式",
+            "1.2 复数的乘法",
+            "1.3 复数的共轭",
+            "1.4 旋转矩阵",
+            "2. 推导过程",
+            "2.1 目标",
+            "2.2 假设",
+            "2.3 复数的引入",
+            "2.4 使用复数的指数形式",
+            "2.5 求解模长",
+            "2.6 求解角度",
+            "2.7 得到解",
+            "2.8 二维编码形式",
+            "2.8.1 推导公式",
+            "2.9 跟Sinusoidal公式比较",
+            "2.10 多维情况",
+            "2.10.1 乘性位置编码的变体",
+            "3. 总结",
+        ],
+        "002": [
+            "精英笔记:旋转位置编码 (RoPE)",
+            "1. 目标:真正的相对位置编码",
+            "2. 核心思想:用旋转编码位置",
+            "3. 高维空间的实现",
+            "4. 数学与代码实现",
+            "4.1 高效实现",
+            "4.2 代码实现",
+        ],
         "003": ["RoPE", "2D case", "General form"],
-        "004": ["Recommended", "Background and Related Work", "Preliminary", "Absolute Position Embedding",
-                "Relative Position Embedding", "RoPE", "Formulation", "Rotary Position Embedding",
-                "Derivation of RoPE under 2D", "General form", "Properties of RoPE", "Theoretical Explanation",
-                "Computational efficient realization of rotary matrix multiplication", "Long-term decay of RoPE",
-                "Experiments and Evaluations", "Machine Translation", "Pre-training Language Modeling",
-                "Fine-tuning on GLUE tasks", "Performer with RoPE", "Evaluation on Chinese Data", "Summary"],
+        "004": [
+            "Recommended",
+            "Background and Related Work",
+            "Preliminary",
+            "Absolute Position Embedding",
+            "Relative Position Embedding",
+            "RoPE",
+            "Formulation",
+            "Rotary Position Embedding",
+            "Derivation of RoPE under 2D",
+            "General form",
+            "Properties of RoPE",
+            "Theoretical Explanation",
+            "Computational efficient realization of rotary matrix multiplication",
+            "Long-term decay of RoPE",
+            "Experiments and Evaluations",
+            "Machine Translation",
+            "Pre-training Language Modeling",
+            "Fine-tuning on GLUE tasks",
+            "Performer with RoPE",
+            "Evaluation on Chinese Data",
+            "Summary",
+        ],
     }  # written by reading the notes; §1.5 of note 001 is the mangled-LaTeX heading below
     headings["001"].insert(5, claims.note001.SECTION_1_5)
     for note, names in headings.items():
@@ -138,8 +200,18 @@ def test_every_note_and_verdict_is_represented():
 
 @pytest.mark.parametrize(
     "entry_id",
-    ["n000-weights-transpose", "n000-decay", "n000-linear-rope-reason", "n001-matrix-step", "n001-norms-times-cos",
-     "n001-cross-term", "n001-relative-sign", "n002-f-is-score", "n004-theta-10000", "n004-tupe"],
+    [
+        "n000-weights-transpose",
+        "n000-decay",
+        "n000-linear-rope-reason",
+        "n001-matrix-step",
+        "n001-norms-times-cos",
+        "n001-cross-term",
+        "n001-relative-sign",
+        "n002-f-is-score",
+        "n004-theta-10000",
+        "n004-tupe",
+    ],
 )
 def test_known_slips_are_recorded_as_failures(entry_id):
     assert BY_ID[entry_id].verdict == "fails" and result(entry_id).agrees
@@ -213,7 +285,9 @@ def test_decay_counterexample_recomputed():
     assert ex["score(r=11)"] == pytest.approx(_score_loop(q, q, 11, 128), abs=1e-4)
     assert ex["score(r=12)"] == pytest.approx(_score_loop(q, q, 12, 128), abs=1e-4)
     # and from rotated vectors directly: the score at distance 12 exceeds the one at 11
-    s11, s12 = (float(apply_rope(q, r) @ apply_rope(q, 0)) for r in (11, 12))
+    s11, s12 = (
+        float(apply_rope(q, r, layout="interleaved") @ apply_rope(q, 0, layout="interleaved")) for r in (11, 12)
+    )
     assert s12 > s11 + 0.05
 
 
@@ -307,8 +381,22 @@ def test_cli_json(capsys):
     assert main(["claims", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [d["id"] for d in data] == [e.id for e in LEDGER]
-    fields = {"id", "source", "claim", "verdict", "computed_verdict", "agrees", "check", "evidence", "counterexample",
-              "reading", "condition", "correction", "correction_holds", "reason"}
+    fields = {
+        "id",
+        "source",
+        "claim",
+        "verdict",
+        "computed_verdict",
+        "agrees",
+        "check",
+        "evidence",
+        "counterexample",
+        "reading",
+        "condition",
+        "correction",
+        "correction_holds",
+        "reason",
+    }
     assert all(set(d) == fields for d in data)
     assert all(set(d["source"]) == {"title", "file", "section"} for d in data)
     fails = [d for d in data if d["verdict"] == "fails"]

@@ -347,7 +347,7 @@ def test_abel_check_rope_score_is_independent_of_complex_form():
     rng = np.random.default_rng(8)
     q, k = rng.standard_normal(32), rng.standard_normal(32)
     for m, n in [(5, 2), (2, 5), (1000, -3)]:
-        rope = float(apply_rope(q, m) @ apply_rope(k, n))
+        rope = float(apply_rope(q, m, layout="interleaved") @ apply_rope(k, n, layout="interleaved"))
         assert float(complex_score(q, k, m - n)) == pytest.approx(rope, abs=1e-11)
 
 

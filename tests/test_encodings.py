@@ -216,7 +216,12 @@ def test_rope_scores_do_not_change_under_common_shift():
     rng = np.random.default_rng(0)
     q, k = rng.standard_normal((2, 8, 16))
     pos = np.arange(8)
-    assert np.max(np.abs(rope_scores(q, k, pos + 100) - rope_scores(q, k, pos))) < 1e-12
+    assert (
+        np.max(
+            np.abs(rope_scores(q, k, pos + 100, layout="interleaved") - rope_scores(q, k, pos, layout="interleaved"))
+        )
+        < 1e-12
+    )
 
 
 def test_learned_table_scores_change_under_common_shift():
@@ -269,7 +274,7 @@ def test_rope_linear_numerator_rank_at_most_d():
     rng = np.random.default_rng(0)
     N, d = 32, 8
     q, k = rng.standard_normal((2, N, d))
-    A, _ = rope_linear_terms(q, k, np.arange(N))
+    A, _ = rope_linear_terms(q, k, np.arange(N), layout="interleaved")
     assert np.linalg.matrix_rank(A) <= d
 
 

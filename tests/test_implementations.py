@@ -97,14 +97,14 @@ def test_meta_llama_rope_matches_apply_rope_and_complex_loop(d, m):
     x = np.random.default_rng(d + 1).standard_normal(d)
     y = meta_llama_rope(x, m)
     np.testing.assert_allclose(y, complex_rope(x, m), rtol=0, atol=angle_tol(m))
-    np.testing.assert_allclose(y, apply_rope(x, m), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(y, apply_rope(x, m, layout="interleaved"), rtol=0, atol=1e-14)
 
 
 def test_meta_llama_rope_keeps_dtype_and_batch_shape():
     x = np.random.default_rng(0).standard_normal((2, 5, 8)).astype(np.float32)
     y = meta_llama_rope(x, np.arange(5))
     assert y.dtype == np.float32 and y.shape == x.shape
-    np.testing.assert_allclose(y, apply_rope(x, np.arange(5)), atol=1e-6)
+    np.testing.assert_allclose(y, apply_rope(x, np.arange(5), layout="interleaved"), atol=1e-6)
 
 
 # --- GPT-J: rotate_every_two --------------------------------------------------------------------
@@ -124,11 +124,11 @@ def test_rotate_every_two_matches_loop():
 @pytest.mark.parametrize("d", [2, 6, 64])
 def test_gptj_rope_matches_apply_rope_and_loop_matrix(d):
     rng = np.random.default_rng(20 + d)
-    for m in rng.integers(-10**5, 10**5, size=4):
+    for m in rng.integers(-(10**5), 10**5, size=4):
         x = rng.standard_normal(d)
         y = gptj_rope(x, m)
         np.testing.assert_allclose(y, loop_block_diagonal(float(m), d) @ x, rtol=0, atol=angle_tol(m))
-        np.testing.assert_allclose(y, apply_rope(x, m), rtol=0, atol=1e-14)
+        np.testing.assert_allclose(y, apply_rope(x, m, layout="interleaved"), rtol=0, atol=1e-14)
 
 
 # --- GPT-NeoX / Hugging Face: rotate_half -------------------------------------------------------
@@ -143,7 +143,7 @@ def test_rotate_half_matches_loop():
 @pytest.mark.parametrize("d", [2, 6, 64])
 def test_neox_rope_matches_half_layout_and_permuted_loop_matrix(d):
     rng = np.random.default_rng(40 + d)
-    for m in rng.integers(-10**5, 10**5, size=4):
+    for m in rng.integers(-(10**5), 10**5, size=4):
         x = rng.standard_normal(d)
         y = neox_rope(x, m)
         np.testing.assert_allclose(y, loop_half_rotation(float(m), d) @ x, rtol=0, atol=angle_tol(m))
@@ -152,8 +152,12 @@ def test_neox_rope_matches_half_layout_and_permuted_loop_matrix(d):
         x_inter = np.empty(d)
         x_inter[0::2], x_inter[1::2] = x[: d // 2], x[d // 2 :]
         rotated = loop_block_diagonal(float(m), d) @ x_inter
-        np.testing.assert_allclose(y, [rotated[2 * i] for i in range(d // 2)] + [rotated[2 * i + 1] for i in
-                                   range(d // 2)], rtol=0, atol=angle_tol(m))
+        np.testing.assert_allclose(
+            y,
+            [rotated[2 * i] for i in range(d // 2)] + [rotated[2 * i + 1] for i in range(d // 2)],
+            rtol=0,
+            atol=angle_tol(m),
+        )
 
 
 def test_implementations_agree_across_layouts():
@@ -161,9 +165,10 @@ def test_implementations_agree_across_layouts():
     rng = np.random.default_rng(7)
     x = rng.standard_normal((4, 32, 128))
     m = rng.integers(0, 100_000, size=32)
-    dense = np.stack([np.stack([loop_block_diagonal(float(p), 128) @ x[h, j] for j, p in enumerate(m)])
-                      for h in range(4)])
-    reference = apply_rope(x, m)
+    dense = np.stack(
+        [np.stack([loop_block_diagonal(float(p), 128) @ x[h, j] for j, p in enumerate(m)]) for h in range(4)]
+    )
+    reference = apply_rope(x, m, layout="interleaved")
     for y in (meta_llama_rope(x, m), gptj_rope(x, m)):
         assert np.abs(y - reference).max() < 1e-14
         # loop matrix: Python's pow, angles up to 1e5 rad, |x_j| < 5
@@ -187,10 +192,16 @@ IMPLEMENTATIONS = {  # name: (function, its layout, dense matrix for (m, d))
     "meta_llama_rope": (meta_llama_rope, "interleaved", lambda m, d: rotation_matrix(m, d)),
     "gptj_rope": (gptj_rope, "interleaved", lambda m, d: rotation_matrix(m, d)),
     "neox_rope": (neox_rope, "half", lambda m, d: rotation_matrix(m, d, layout="half")),
-    "partial_rotary interleaved": (lambda x, m: partial_rotary(x, m, 16), "interleaved",
-                                   lambda m, d: _partial_dense(m, d, 16, "interleaved")),
-    "partial_rotary half": (lambda x, m: partial_rotary(x, m, 16, layout="half"), "half",
-                            lambda m, d: _partial_dense(m, d, 16, "half")),
+    "partial_rotary interleaved": (
+        lambda x, m: partial_rotary(x, m, 16, layout="interleaved"),
+        "interleaved",
+        lambda m, d: _partial_dense(m, d, 16, "interleaved"),
+    ),
+    "partial_rotary half": (
+        lambda x, m: partial_rotary(x, m, 16, layout="half"),
+        "half",
+        lambda m, d: _partial_dense(m, d, 16, "half"),
+    ),
 }
 
 
@@ -232,7 +243,7 @@ def test_partial_rotary_matches_block_diagonal(d, r):
     for m in (0, 5, 2047):
         block = np.eye(d)
         block[:r, :r] = loop_block_diagonal(float(m), r)  # frequencies of an r-dimensional RoPE
-        np.testing.assert_allclose(partial_rotary(x, m, r), block @ x, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(partial_rotary(x, m, r, layout="interleaved"), block @ x, rtol=0, atol=1e-12)
         block[:r, :r] = loop_half_rotation(float(m), r)
         np.testing.assert_allclose(partial_rotary(x, m, r, layout="half"), block @ x, rtol=0, atol=1e-12)
 
@@ -248,8 +259,10 @@ def test_partial_rotary_passes_rest_through_unchanged():
 def test_partial_rotary_scores_depend_on_relative_position():
     q, k = np.random.default_rng(4).standard_normal((2, 256))
     for layout in ("interleaved", "half"):
+
         def score(m, n, layout=layout):
             return partial_rotary(q, m, 64, layout=layout) @ partial_rotary(k, n, 64, layout=layout)
+
         assert score(1007, 1000) == pytest.approx(score(7, 0), abs=1e-12)
         assert score(-300, 12) == pytest.approx(score(0, 312), abs=1e-12)
 
@@ -267,8 +280,9 @@ def test_partial_rotary_model_sizes():
             np.testing.assert_allclose(y[j, :r], rot(float(mp[j]), r) @ xp[j, :r], rtol=0, atol=1e-12)
         np.testing.assert_array_equal(y[:, r:], xp[:, r:])
         q, k = rng.standard_normal((2, d_head))
-        shift = (partial_rotary(q, 1007, r, layout=layout) @ partial_rotary(k, 1000, r, layout=layout)
-                 - partial_rotary(q, 7, r, layout=layout) @ partial_rotary(k, 0, r, layout=layout))
+        shift = partial_rotary(q, 1007, r, layout=layout) @ partial_rotary(k, 1000, r, layout=layout) - partial_rotary(
+            q, 7, r, layout=layout
+        ) @ partial_rotary(k, 0, r, layout=layout)
         assert abs(shift) < 1e-12
 
 
@@ -302,8 +316,11 @@ def test_permuted_query_is_half_layout_copy_per_head():
     n_heads, d_head = 3, 8
     rng = np.random.default_rng(12)
     w, x = rng.standard_normal((n_heads * d_head, 5)), rng.standard_normal(5)
-    np.testing.assert_allclose((permute_for_half(w, n_heads) @ x).reshape(n_heads, d_head),
-                               to_half((w @ x).reshape(n_heads, d_head)), atol=1e-15)
+    np.testing.assert_allclose(
+        (permute_for_half(w, n_heads) @ x).reshape(n_heads, d_head),
+        to_half((w @ x).reshape(n_heads, d_head)),
+        atol=1e-15,
+    )
 
 
 # --- multi-head attention and the checkpoint conversion (notebook 07's numbers) -----------------
@@ -322,14 +339,22 @@ def checkpoint():
 
 def test_multihead_attention_matches_loop(checkpoint):
     c = checkpoint
-    S, O = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], c["n_heads"], causal=True)
+    S, O = multihead_rope_attention(
+        c["X"], c["W_q"], c["W_k"], c["W_v"], c["n_heads"], causal=True, layout="interleaved"
+    )
     np.testing.assert_allclose(S, c["meta"][0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(O, c["meta"][1], rtol=0, atol=1e-12)
     # per head it is the single-head softmax attention of ropemath.attention.softmax (scores / sqrt(d_head))
     h = 2
     rows = slice(h * 64, (h + 1) * 64)
-    single = rope_softmax_attention(c["X"] @ c["W_q"][rows].T, c["X"] @ c["W_k"][rows].T, c["X"] @ c["W_v"][rows].T,
-                                    np.arange(c["T"]), causal=True)
+    single = rope_softmax_attention(
+        c["X"] @ c["W_q"][rows].T,
+        c["X"] @ c["W_k"][rows].T,
+        c["X"] @ c["W_v"][rows].T,
+        np.arange(c["T"]),
+        causal=True,
+        layout="interleaved",
+    )
     np.testing.assert_allclose(O[:, rows], single, rtol=0, atol=1e-12)
 
 
@@ -339,8 +364,15 @@ def test_permuted_weights_reproduce_interleaved_scores(checkpoint):
     S, O = multihead_rope_attention(c["X"], pq, pk, c["W_v"], c["n_heads"], layout="half", causal=True)
     assert rel(S, c["meta"][0]) < 1e-14 and rel(O, c["meta"][1]) < 1e-14  # notebook: 3.1e-16, 4.1e-16
     # independently: the permuted weights through loop-built half-layout rotations
-    S_loop, _ = loop_attention(c["X"], loop_permute_rows(c["W_q"], 4), loop_permute_rows(c["W_k"], 4), c["W_v"], 4,
-                               range(c["T"]), loop_half_rotation)
+    S_loop, _ = loop_attention(
+        c["X"],
+        loop_permute_rows(c["W_q"], 4),
+        loop_permute_rows(c["W_k"], 4),
+        c["W_v"],
+        4,
+        range(c["T"]),
+        loop_half_rotation,
+    )
     assert rel(S_loop, c["meta"][0]) < 1e-13
 
 
@@ -354,8 +386,9 @@ def test_unpermuted_weights_change_scores(checkpoint):
     assert rel(S_raw, S_meta) == pytest.approx(1.141, abs=5e-4)
     assert rel(O_raw, O_meta) == pytest.approx(0.670, abs=5e-4)
     distance = np.abs(np.arange(c["T"])[:, None] - np.arange(c["T"])[None, :])
-    for (lo, hi), expected in zip([(0, 0), (1, 1), (2, 7), (8, 31), (32, 127)],
-                                  [0.000, 0.335, 0.753, 1.081, 1.242], strict=True):
+    for (lo, hi), expected in zip(
+        [(0, 0), (1, 1), (2, 7), (8, 31), (32, 127)], [0.000, 0.335, 0.753, 1.081, 1.242], strict=True
+    ):
         band = (distance >= lo) & (distance <= hi)
         assert rel(S_raw[:, band], S_meta[:, band]) == pytest.approx(expected, abs=5e-4)
     # on the diagonal nothing is rotated relative to anything else: q_m . k_m in both models
@@ -379,8 +412,9 @@ def test_wrong_rotation_uses_a_frequency_of_neither_pair_except_first_and_last()
 def test_unpermuted_scores_still_relative(checkpoint):
     c = checkpoint
     S, _ = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, layout="half")
-    S_shift, _ = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, m=np.arange(c["T"]) + 1000,
-                                          layout="half")
+    S_shift, _ = multihead_rope_attention(
+        c["X"], c["W_q"], c["W_k"], c["W_v"], 4, m=np.arange(c["T"]) + 1000, layout="half"
+    )
     assert np.abs(S_shift - S).max() < 1e-12  # notebook: 1.0e-13
     assert np.abs(S).max() == pytest.approx(5.00, abs=5e-3)
 
@@ -392,14 +426,16 @@ def test_permuting_wv_permutes_output_per_head(checkpoint):
     _, O = multihead_rope_attention(c["X"], pq, pk, pv, n, layout="half", causal=True)
     O_meta = c["meta"][1]
     # explicit per-head reordering of Meta's output columns by P
-    expected = np.column_stack([O_meta[:, h * 64 + (2 * r if r < 32 else 2 * (r - 32) + 1)]
-                                for h in range(n) for r in range(64)])
+    expected = np.column_stack(
+        [O_meta[:, h * 64 + (2 * r if r < 32 else 2 * (r - 32) + 1)] for h in range(n) for r in range(64)]
+    )
     assert np.abs(O - expected).max() < 1e-14
     assert rel(O, O_meta) == pytest.approx(1.363, abs=5e-4)
     # undone by the same permutation of the columns of W_o
     W_o = c["W_o"]
-    W_o_perm = np.column_stack([W_o[:, h * 64 + (2 * r if r < 32 else 2 * (r - 32) + 1)]
-                                for h in range(n) for r in range(64)])
+    W_o_perm = np.column_stack(
+        [W_o[:, h * 64 + (2 * r if r < 32 else 2 * (r - 32) + 1)] for h in range(n) for r in range(64)]
+    )
     assert rel(O @ W_o_perm.T, O_meta @ W_o.T) < 1e-14
 
 
@@ -428,16 +464,19 @@ def test_rotations_reject_bad_input():
         meta_freqs_cis(1, 5)
 
 
-@pytest.mark.parametrize("r, exc, msg", [
-    (3, ValueError, r"^rotary_dim must be an even integer <= d=8, got 3$"),
-    (10, ValueError, r"^rotary_dim must be an even integer <= d=8, got 10$"),
-    (0, ValueError, r"^rotary_dim must be an integer >= 2, got 0$"),
-    (4.0, TypeError, r"^rotary_dim must be an integer, got float 4.0$"),
-    (True, TypeError, r"^rotary_dim must be an integer, got bool True$"),
-])
+@pytest.mark.parametrize(
+    "r, exc, msg",
+    [
+        (3, ValueError, r"^rotary_dim must be an even integer <= d=8, got 3$"),
+        (10, ValueError, r"^rotary_dim must be an even integer <= d=8, got 10$"),
+        (0, ValueError, r"^rotary_dim must be an integer >= 2, got 0$"),
+        (4.0, TypeError, r"^rotary_dim must be an integer, got float 4.0$"),
+        (True, TypeError, r"^rotary_dim must be an integer, got bool True$"),
+    ],
+)
 def test_partial_rotary_rejects_bad_rotary_dim(r, exc, msg):
     with pytest.raises(exc, match=msg):
-        partial_rotary(np.ones(8), 1, r)
+        partial_rotary(np.ones(8), 1, r, layout="interleaved")
 
 
 def test_partial_rotary_rejects_bad_layout():
@@ -465,14 +504,14 @@ def test_permutation_rejects_bad_input(fn):
 def test_multihead_attention_rejects_bad_input():
     x, w = np.ones((5, 6)), np.ones((8, 6))
     with pytest.raises(TypeError, match=r"^x must be a real floating-point array of shape \(T, d_model\)"):
-        multihead_rope_attention(np.ones((5, 6), dtype=int), w, w, w, 2)
+        multihead_rope_attention(np.ones((5, 6), dtype=int), w, w, w, 2, layout="interleaved")
     with pytest.raises(ValueError, match=r"^x must have shape \(T, d_model\), got shape \(6,\)$"):
-        multihead_rope_attention(np.ones(6), w, w, w, 2)
+        multihead_rope_attention(np.ones(6), w, w, w, 2, layout="interleaved")
     with pytest.raises(ValueError, match=r"^w_k must have shape \(8, 6\), got shape \(8, 5\)$"):
-        multihead_rope_attention(x, w, np.ones((8, 5)), w, 2)
+        multihead_rope_attention(x, w, np.ones((8, 5)), w, 2, layout="interleaved")
     with pytest.raises(ValueError, match=r"^m must have shape \(5,\) \(one position per row of x\), got shape \(4,\)$"):
-        multihead_rope_attention(x, w, w, w, 2, m=np.arange(4))
+        multihead_rope_attention(x, w, w, w, 2, m=np.arange(4), layout="interleaved")
     with pytest.raises(ValueError, match=r"^layout must be one of"):
         multihead_rope_attention(x, w, w, w, 2, layout="inter")
     with pytest.raises(TypeError, match=r"^causal must be a bool, got str 'yes'$"):
-        multihead_rope_attention(x, w, w, w, 2, causal="yes")
+        multihead_rope_attention(x, w, w, w, 2, causal="yes", layout="interleaved")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_base, check_bool, check_finite, check_qk, check_v, check_x
+from ropemath.core._validate import _describe, check_bool, check_finite, check_qk, check_v, check_x
 from ropemath.core.apply import apply_rope
 
 __all__ = [
@@ -85,7 +85,9 @@ def rope_linear_terms(
     k: npt.ArrayLike,
     positions: npt.ArrayLike,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -98,17 +100,19 @@ def rope_linear_terms(
     Masked entries (``causal`` and :math:`n > m`) of ``numerators`` are 0 and are left out
     of :math:`D_m`.  The denominator is *not* rotated.  Source: RoFormer eq. (19).
 
-    >>> A, D = rope_linear_terms(np.zeros((2, 2)), np.zeros((2, 2)), [0, 0])
+    >>> A, D = rope_linear_terms(np.zeros((2, 2)), np.zeros((2, 2)), [0, 0], layout="interleaved")
     >>> A.tolist(), D.tolist()
     ([[2.0, 2.0], [2.0, 2.0]], [4.0, 4.0])
     """
     q, k, positions = check_qk(q, k, positions)
-    base = check_base(base)
     causal = check_bool(causal, "causal")
     fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
-    numerators = apply_rope(fq, positions, base=base) @ apply_rope(fk, positions, base=base).T
+    numerators = (
+        apply_rope(fq, positions, layout=layout, base=base, theta=theta)
+        @ apply_rope(fk, positions, layout=layout, base=base, theta=theta).T
+    )
     plain = fq @ fk.T
     if causal:
         mask = np.tril(np.ones(plain.shape, dtype=bool))
@@ -124,7 +128,9 @@ def rope_linear_attention(
     v: npt.ArrayLike,
     positions: npt.ArrayLike,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> np.ndarray:
@@ -137,12 +143,13 @@ def rope_linear_attention(
     Source: RoFormer eq. (19) (the paper leaves the denominator unrotated "to avoid the risk
     of dividing zero").
 
-    >>> o = rope_linear_attention(np.zeros((2, 2)), np.zeros((2, 2)), np.array([[1.0], [3.0]]), [0, 0])
+    >>> v = np.array([[1.0], [3.0]])
+    >>> o = rope_linear_attention(np.zeros((2, 2)), np.zeros((2, 2)), v, [0, 0], layout="interleaved")
     >>> o.tolist()
     [[2.0], [2.0]]
     """
     numerators, denominators = rope_linear_terms(
-        q, k, positions, base=base, causal=causal, feature_map=feature_map
+        q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
     )
     return (numerators @ check_v(v, numerators.shape[0])) / denominators[:, None]
 
@@ -153,7 +160,9 @@ def rope_linear_attention_prefix(
     v: npt.ArrayLike,
     positions: npt.ArrayLike,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> np.ndarray:
@@ -171,18 +180,20 @@ def rope_linear_attention_prefix(
     >>> rng = np.random.default_rng(0)
     >>> q, k, v = rng.standard_normal((3, 5, 4))
     >>> pos = np.arange(5)
-    >>> fast = rope_linear_attention_prefix(q, k, v, pos, causal=True)
-    >>> bool(np.allclose(fast, rope_linear_attention(q, k, v, pos, causal=True), atol=1e-12))
+    >>> fast = rope_linear_attention_prefix(q, k, v, pos, causal=True, layout="interleaved")
+    >>> bool(np.allclose(fast, rope_linear_attention(q, k, v, pos, causal=True, layout="interleaved"), atol=1e-12))
     True
     """
     q, k, positions = check_qk(q, k, positions)
     v = check_v(v, q.shape[0])
-    base = check_base(base)
     causal = check_bool(causal, "causal")
     fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
-    rq, rk = apply_rope(fq, positions, base=base), apply_rope(fk, positions, base=base)
+    rq, rk = (
+        apply_rope(fq, positions, layout=layout, base=base, theta=theta),
+        apply_rope(fk, positions, layout=layout, base=base, theta=theta),
+    )
     if causal:  # one pass over the tokens; the state (U, z) has a fixed size
         U, z = np.zeros((fq.shape[1], v.shape[1])), np.zeros(fq.shape[1])
         numerators, denominators = np.empty_like(v), np.empty(q.shape[0])
@@ -204,7 +215,9 @@ def weight_sum_deviation(
     k: npt.ArrayLike,
     positions: npt.ArrayLike,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> float:
@@ -217,11 +230,11 @@ def weight_sum_deviation(
     It is 0 when all positions are equal (then every rotation cancels).  Source: RoFormer
     eq. (19) (numerator rotated, denominator not).
 
-    >>> weight_sum_deviation(np.ones((3, 2)), np.ones((3, 2)), [4, 4, 4]) < 1e-15
+    >>> weight_sum_deviation(np.ones((3, 2)), np.ones((3, 2)), [4, 4, 4], layout="interleaved") < 1e-15
     True
     """
     numerators, denominators = rope_linear_terms(
-        q, k, positions, base=base, causal=causal, feature_map=feature_map
+        q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
     )
     return float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0)))
 
@@ -231,7 +244,9 @@ def smallest_numerator(
     k: npt.ArrayLike,
     positions: npt.ArrayLike,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> float:
@@ -244,10 +259,12 @@ def smallest_numerator(
     (d = 2, base 10000, so θ_0 = 1): q = k = 0 gives φ = (1, 1) and, at distance 3,
     :math:`\phi^\top R(-3)\phi = 2\cos 3 \approx -1.98`.  Source: RoFormer eq. (19).
 
-    >>> round(smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0]), 6)
+    >>> round(smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0], layout="interleaved"), 6)
     -1.979985
     """
-    numerators, _ = rope_linear_terms(q, k, positions, base=base, causal=causal, feature_map=feature_map)
+    numerators, _ = rope_linear_terms(
+        q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
+    )
     if causal:
         numerators = numerators[np.tril(np.ones(numerators.shape, dtype=bool))]
     return float(np.min(numerators))

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.attention.linear import rope_linear_attention
-from ropemath.core._validate import _describe, check_base, check_bool, check_positions, check_qk, check_real, check_v
+from ropemath.core._validate import _describe, check_bool, check_positions, check_qk, check_real, check_v
 from ropemath.core.apply import apply_rope
 
 __all__ = [
@@ -35,7 +35,15 @@ __all__ = [
 # --- softmax attention --------------------------------------------------------------------
 
 
-def rope_scores(q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
+def rope_scores(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
+) -> np.ndarray:
     r"""Return the (N, N) matrix of RoPE scores (unscaled), entry (m, n) for query m and key n.
 
     .. math:: S_{mn} = (R^d_{\Theta,p_m} q_m)^\top (R^d_{\Theta,p_n} k_n) = q_m^\top R^d_{\Theta,p_n-p_m} k_n
@@ -43,16 +51,25 @@ def rope_scores(q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *,
     with :math:`p_m` = ``positions[m]``.  Source: RoFormer eq. (16).
 
     >>> q = np.array([[1.0, 0.0]]); k = np.array([[1.0, 0.0]])
-    >>> rope_scores(q, k, [0]).tolist()
+    >>> rope_scores(q, k, [0], layout="interleaved").tolist()
     [[1.0]]
     """
     q, k, positions = check_qk(q, k, positions)
-    base = check_base(base)
-    return apply_rope(q, positions, base=base) @ apply_rope(k, positions, base=base).T
+    return (
+        apply_rope(q, positions, layout=layout, base=base, theta=theta)
+        @ apply_rope(k, positions, layout=layout, base=base, theta=theta).T
+    )
 
 
 def rope_attention_weights(
-    q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, base: float = 10000.0, causal: bool = False
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    positions: npt.ArrayLike,
+    *,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
+    causal: bool = False,
 ) -> np.ndarray:
     r"""Return the (N, N) softmax attention weights on RoPE scores scaled by :math:`1/\sqrt{d}`.
 
@@ -61,12 +78,12 @@ def rope_attention_weights(
     (sums over visible keys; :math:`j \le m` when ``causal``).  Computed stably: the row
     maximum is subtracted before exponentiating.  Source: RoFormer eq. (2) with eq. (16).
 
-    >>> w = rope_attention_weights(np.ones((3, 2)), np.ones((3, 2)), [0, 1, 2], causal=True)
+    >>> w = rope_attention_weights(np.ones((3, 2)), np.ones((3, 2)), [0, 1, 2], causal=True, layout="interleaved")
     >>> [round(float(s), 12) for s in w.sum(axis=1)], float(w[0, 1])
     ([1.0, 1.0, 1.0], 0.0)
     """
     causal = check_bool(causal, "causal")
-    scores = rope_scores(q, k, positions, base=base) / np.sqrt(np.shape(q)[1])
+    scores = rope_scores(q, k, positions, layout=layout, base=base, theta=theta) / np.sqrt(np.shape(q)[1])
     if causal:
         n = scores.shape[0]
         scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
@@ -81,7 +98,9 @@ def rope_softmax_attention(
     v: npt.ArrayLike,
     positions: npt.ArrayLike,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
 ) -> np.ndarray:
     r"""Return softmax attention outputs with RoPE, shape (N, d_v).
@@ -93,11 +112,12 @@ def rope_softmax_attention(
     position by the same amount leaves the output unchanged (up to rounding).
     Source: RoFormer eq. (2), (16).
 
-    >>> o = rope_softmax_attention(np.ones((2, 2)), np.ones((2, 2)), np.array([[1.0], [3.0]]), [5, 5])
+    >>> v = np.array([[1.0], [3.0]])
+    >>> o = rope_softmax_attention(np.ones((2, 2)), np.ones((2, 2)), v, [5, 5], layout="interleaved")
     >>> o.tolist()
     [[2.0], [2.0]]
     """
-    weights = rope_attention_weights(q, k, positions, base=base, causal=causal)
+    weights = rope_attention_weights(q, k, positions, layout=layout, base=base, theta=theta, causal=causal)
     return weights @ check_v(v, weights.shape[0])
 
 
@@ -111,7 +131,9 @@ def shift_invariance_error(
     positions: npt.ArrayLike,
     shift: float,
     *,
-    base: float = 10000.0,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
     kind: str = "softmax",
 ) -> float:
@@ -125,7 +147,7 @@ def shift_invariance_error(
 
     >>> rng = np.random.default_rng(1)
     >>> q, k, v = rng.standard_normal((3, 6, 8))
-    >>> shift_invariance_error(q, k, v, np.arange(6), 1000.0) < 1e-12
+    >>> shift_invariance_error(q, k, v, np.arange(6), 1000.0, layout="interleaved") < 1e-12
     True
     """
     shift = check_real(shift, "shift")
@@ -138,7 +160,7 @@ def shift_invariance_error(
         attend = rope_softmax_attention
     else:
         attend = rope_linear_attention
-    before = attend(q, k, v, positions, base=base, causal=causal)
-    after = attend(q, k, v, positions + shift, base=base, causal=causal)
+    before = attend(q, k, v, positions, layout=layout, base=base, theta=theta, causal=causal)
+    after = attend(q, k, v, positions + shift, layout=layout, base=base, theta=theta, causal=causal)
     scale = float(np.max(np.abs(before)))
     return float(np.max(np.abs(after - before)) / (scale if scale > 0 else 1.0))

@@ -37,7 +37,7 @@ from ropemath.core.rotation import rotation_matrix
 def softmax_weights() -> Outcome:
     r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1."""
     q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
-    w = rope_attention_weights(q, k, np.zeros(5))  # all positions equal: no rotation
+    w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved")  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / np.sqrt(8)) for j in range(5)] for i in range(5)])
     loop /= loop.sum(axis=1, keepdims=True)
     err = max(float(np.max(np.abs(w - loop))), float(np.max(np.abs(w.sum(axis=1) - 1))))
@@ -54,7 +54,7 @@ def permutation_blind() -> Outcome:
     order = [2, 1, 0]  # 我 吃 饭 -> 饭 吃 我
 
     def attend(x: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, np.zeros(len(x)))
+        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, np.zeros(len(x)), layout="interleaved")
 
     out1, out2 = attend(tokens), attend(tokens[order])
     err = float(np.max(np.abs(out1[order] - out2)))
@@ -77,14 +77,14 @@ def linear_attention() -> Outcome:
         float(
             np.max(
                 np.abs(
-                    rope_linear_attention_prefix(q, k, v, pos, causal=c)
-                    - rope_linear_attention(q, k, v, pos, causal=c)
+                    rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved")
+                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved")
                 )
             )
         )
         for c in (False, True)
     )
-    err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos) - loop))))
+    err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved") - loop))))
     grid = np.linspace(-30, 30, 601)
     positive = bool(np.all(elu_plus_one(grid) > 0) and np.all(np.exp(grid) > 0))  # softmax is exp / a positive sum
     return identity(
@@ -117,8 +117,8 @@ def rope_linear_time() -> Outcome:
         float(
             np.max(
                 np.abs(
-                    rope_linear_attention_prefix(q, k, v, pos, causal=c)
-                    - rope_linear_attention(q, k, v, pos, causal=c)
+                    rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved")
+                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved")
                 )
             )
         )
@@ -132,15 +132,27 @@ def rope_linear_time() -> Outcome:
 
 def norm_is_not_the_reason() -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
-    low = smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0])  # phi = (1, 1), distance 3
+    low = smallest_numerator(
+        np.zeros((2, 2)), np.zeros((2, 2)), [3, 0], layout="interleaved"
+    )  # phi = (1, 1), distance 3
     q, k, v = np.random.default_rng(35).standard_normal((3, 32, 8))  # seed 35
     pos = np.arange(32.0)
-    dev = weight_sum_deviation(q, k, pos)
+    dev = weight_sum_deviation(q, k, pos, layout="interleaved")
     # a map that does NOT keep norms, 2 R_m, factorises just as well
-    rq, rk = 2 * apply_rope(elu_plus_one(q), pos), 2 * apply_rope(elu_plus_one(k), pos)
+    rq, rk = (
+        2 * apply_rope(elu_plus_one(q), pos, layout="interleaved"),
+        2 * apply_rope(elu_plus_one(k), pos, layout="interleaved"),
+    )
     scaled = float(np.max(np.abs((rq @ rk.T) @ v - rq @ (rk.T @ v))) / np.max(np.abs((rq @ rk.T) @ v)))
-    corr = float(np.max(np.abs(rope_linear_attention_prefix(q, k, v, pos) - rope_linear_attention(q, k, v, pos))))
-    _, den = rope_linear_terms(q, k, pos)
+    corr = float(
+        np.max(
+            np.abs(
+                rope_linear_attention_prefix(q, k, v, pos, layout="interleaved")
+                - rope_linear_attention(q, k, v, pos, layout="interleaved")
+            )
+        )
+    )
+    _, den = rope_linear_terms(q, k, pos, layout="interleaved")
     example = {
         "d": 2,
         "phi(q_m) = phi(k_n)": [1.0, 1.0],
@@ -168,10 +180,10 @@ def _before_after() -> tuple[float, float]:
     pos = np.arange(6.0)
 
     def before(p: np.ndarray) -> np.ndarray:
-        return (apply_rope(x, p) @ wq.T) @ (apply_rope(x, p) @ wk.T).T
+        return (apply_rope(x, p, layout="interleaved") @ wq.T) @ (apply_rope(x, p, layout="interleaved") @ wk.T).T
 
     def after(p: np.ndarray) -> np.ndarray:
-        return rope_scores(x @ wq.T, x @ wk.T, p)
+        return rope_scores(x @ wq.T, x @ wk.T, p, layout="interleaved")
 
     return shift_change(before, pos, 5.0), shift_change(after, pos, 5.0)
 
@@ -202,7 +214,7 @@ def rotated_scores() -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
     q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
     pos = np.array([0.0, 3.0, 4.0, 10.0, 11.0, 50.0])
-    S = rope_scores(q, k, pos)
+    S = rope_scores(q, k, pos, layout="interleaved")
     loop = np.array([[q[a] @ rotation_matrix(pos[b] - pos[a], 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
@@ -218,10 +230,10 @@ def values_not_rotated() -> Outcome:
     pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
 
     def plain(p: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(q, k, v, p)
+        return rope_softmax_attention(q, k, v, p, layout="interleaved")
 
     def rotated_v(p: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(q, k, apply_rope(v, p), p)
+        return rope_softmax_attention(q, k, apply_rope(v, p, layout="interleaved"), p, layout="interleaved")
 
     kept, leaked = shift_change(plain, pos, 5.0), shift_change(rotated_v, pos, 5.0)
     return Outcome(
@@ -235,4 +247,3 @@ def values_not_rotated() -> Outcome:
 def empirical() -> Outcome:
     """A claim about trained models (accuracy, convergence, extrapolation): no computation here decides it."""
     return not_checkable("Nothing measured: deciding it needs training runs, not algebra.")
-

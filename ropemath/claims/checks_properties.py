@@ -34,7 +34,7 @@ from ropemath.core.rotation import rotation_2d, rotation_matrix
 def absolute_and_relative() -> Outcome:
     r"""Each position gets its own rotation (absolute) while scores depend on m - n only (relative)."""
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
-    pts = apply_rope(np.broadcast_to(q, (512, d)), np.arange(512.0))
+    pts = apply_rope(np.broadcast_to(q, (512, d)), np.arange(512.0), layout="interleaved")
     sq = np.sum(pts**2, axis=1)
     dist = sq[:, None] + sq[None, :] - 2 * pts @ pts.T
     np.fill_diagonal(dist, np.inf)
@@ -65,7 +65,10 @@ def any_length() -> Outcome:
 def invertible() -> Outcome:
     r""":math:`R_{-m} R_m x = x`: the rotation loses no information."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
-    err = max(float(np.max(np.abs(apply_rope(apply_rope(x, m), -m) - x))) for m in POSITIONS)
+    err = max(
+        float(np.max(np.abs(apply_rope(apply_rope(x, m, layout="interleaved"), -m, layout="interleaved") - x)))
+        for m in POSITIONS
+    )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
 
 
@@ -75,10 +78,18 @@ def multiplicative() -> Outcome:
     x, y = rng.standard_normal((2, 16))
     a, b = 1.7, -0.4
     err = max(
-        float(np.max(np.abs(apply_rope(a * x + b * y, m) - a * apply_rope(x, m) - b * apply_rope(y, m))))
+        float(
+            np.max(
+                np.abs(
+                    apply_rope(a * x + b * y, m, layout="interleaved")
+                    - a * apply_rope(x, m, layout="interleaved")
+                    - b * apply_rope(y, m, layout="interleaved")
+                )
+            )
+        )
         for m in POSITIONS
     )
-    zero = max(float(np.max(np.abs(apply_rope(np.zeros(16), m)))) for m in POSITIONS)
+    zero = max(float(np.max(np.abs(apply_rope(np.zeros(16), m, layout="interleaved")))) for m in POSITIONS)
     out = identity(
         max(err, zero), "f(a x + b y, m) vs a f(x, m) + b f(y, m), and f(0, m) = 0 (so no p_m is added)", tol=1e-10
     )
@@ -193,4 +204,3 @@ def what_q_is() -> Outcome:
         f"still equals R_m q (residual {res(err)}); the sines and cosines enter only as cos(m theta_i), "
         f"sin(m theta_i)."
     )
-

@@ -46,9 +46,7 @@ POSITIONS = (-7.0, 0.0, 1.0, 3.0, 1000.0, 123456.0)
 def _proved(*names: str) -> tuple[bool, str]:
     """Whether every named sympy proof holds, and a short text naming them."""
     ps = [proofs.get_proof(name) for name in names]
-    return all(p.holds for p in ps), ", ".join(
-        f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}" for p in ps
-    )
+    return all(p.holds for p in ps), ", ".join(f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}" for p in ps)
 
 
 def _with_proof(residual: float, what: str, *names: str, tol: float = TOL) -> Outcome:
@@ -104,7 +102,8 @@ def norm_rule() -> Outcome:
 def same_rotation_invariance() -> Outcome:
     r""":math:`(R q)^\top (R k) = q^\top k` for one rotation applied to both vectors."""
     err = max(
-        abs(float(apply_rope(q, m) @ apply_rope(k, m) - q @ k)) / (np.linalg.norm(q) * np.linalg.norm(k))
+        abs(float(apply_rope(q, m, layout="interleaved") @ apply_rope(k, m, layout="interleaved") - q @ k))
+        / (np.linalg.norm(q) * np.linalg.norm(k))
         for q, k, m, _ in _random_pairs(2, 16, 20)
     )  # seed 2
     return identity(err, "(R_m q).(R_m k) vs q.k, 20 random pairs in R^16 (seed 2)")

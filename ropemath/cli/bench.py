@@ -60,9 +60,7 @@ class CorrectnessError(AssertionError):
     """A benchmark variant's result differs from the reference: nothing is timed."""
 
 
-def time_rounds(
-    funcs: Mapping[str, Callable[[], object]], *, repeats: int = 5, warmup: int = 1
-) -> dict[str, float]:
+def time_rounds(funcs: Mapping[str, Callable[[], object]], *, repeats: int = 5, warmup: int = 1) -> dict[str, float]:
     r"""Median wall time in seconds of each function, timed round-robin.
 
     .. math:: t_f = \operatorname{median}_{k=1..\mathrm{repeats}} t_{f,k}
@@ -213,8 +211,10 @@ def rope_table(
         y = np.empty_like(x)
         scale = np.linalg.norm(x.astype(np.float64), axis=-1, keepdims=True)
         R = rotation_matrix(m[sub], d, base).astype(dtype)
-        funcs: dict[str, Callable] = {"floor": lambda x=x, y=y: np.multiply(x, 1.0, out=y),
-                                      "floor (new array)": lambda x=x: np.multiply(x, 1.0)}
+        funcs: dict[str, Callable] = {
+            "floor": lambda x=x, y=y: np.multiply(x, 1.0, out=y),
+            "floor (new array)": lambda x=x: np.multiply(x, 1.0),
+        }
         meta = {"floor": ("-", 0.0, 1.0), "floor (new array)": ("-", 0.0, 1.0)}
         check_result("floor", funcs["floor"](), x.astype(np.float64), scale)
         variants: dict[str, tuple[str, Callable]] = {}
@@ -224,7 +224,9 @@ def rope_table(
             variants[f"apply_rope|{layout}"] = (layout, lambda x, m, la=layout: apply_rope(x, m, base=base, layout=la))
             variants[f"RopeCache.apply|{layout}"] = (layout, lambda x, m, la=layout: cache.apply(x, m, layout=la))
             variants[f"RopeCache.apply(out=)|{layout}"] = (
-                layout, lambda x, m, la=layout, y=y: cache.apply(x, m, layout=la, out=y))
+                layout,
+                lambda x, m, la=layout, y=y: cache.apply(x, m, layout=la, out=y),
+            )
         for name, (layout, fn) in (extra or {}).items():
             variants[f"{name}|{layout}"] = (layout, fn)
         references = {la: _reference(x, m, base, la) for la in ("interleaved", "half")}
@@ -237,7 +239,8 @@ def rope_table(
             "dense gemm (R prebuilt)": lambda xs=xs, R=R: dense_apply(xs, R),
             "dense matvec (R prebuilt)": lambda xs=xs, R=R: np.matmul(R, xs[..., None])[..., 0],
             "dense gemm (build R)": lambda xs=xs, dt=dtype: dense_apply(
-                xs, rotation_matrix(m[sub], d, base).astype(dt)),
+                xs, rotation_matrix(m[sub], d, base).astype(dt)
+            ),
         }
         for name, fn in dense.items():
             err = check_result(f"{name} ({dtype})", fn(), references["interleaved"][:, sub], scale[:, sub])
@@ -247,8 +250,16 @@ def rope_table(
         for key, seconds in times.items():
             layout, err, factor = meta[key]
             seconds *= factor
-            rows.append({"dtype": str(dtype), "layout": layout, "variant": key.split("|")[0],
-                         "seconds": seconds, "ratio": seconds / times["floor"], "error": err})
+            rows.append(
+                {
+                    "dtype": str(dtype),
+                    "layout": layout,
+                    "variant": key.split("|")[0],
+                    "seconds": seconds,
+                    "ratio": seconds / times["floor"],
+                    "error": err,
+                }
+            )
     return rows
 
 
@@ -307,9 +318,17 @@ def scaling(
             return np.matmul(rotation_matrix(m, d, base), x[..., None])[..., 0]
 
         scale = np.linalg.norm(x[:n_de], axis=-1, keepdims=True)
-        check_result(f"elementwise d={d}", apply_rope(x[:n_de], m[:n_de], base=base), dense(), scale)
-        t = time_rounds({"elementwise": lambda x=x[:n_el], m=m[:n_el]: apply_rope(x, m, base=base),
-                         "dense": dense}, repeats=repeats, warmup=warmup)
+        check_result(
+            f"elementwise d={d}", apply_rope(x[:n_de], m[:n_de], base=base, layout="interleaved"), dense(), scale
+        )
+        t = time_rounds(
+            {
+                "elementwise": lambda x=x[:n_el], m=m[:n_el]: apply_rope(x, m, base=base, layout="interleaved"),
+                "dense": dense,
+            },
+            repeats=repeats,
+            warmup=warmup,
+        )
         rows.append({"d": d, "elementwise": t["elementwise"] / n_el, "dense": t["dense"] / n_de})
     return rows
 
@@ -362,9 +381,19 @@ def suite_timings(root: str | Path = ".") -> list[dict]:
         suites = {
             "symbolic tests": [py, "-m", "pytest", "-q", *symbolic] if symbolic else None,
             "ropemath figures": [py, "-m", "ropemath", "figures", "--out", out] if "figures" in COMMANDS else None,
-            "notebooks (strict nbval)": [py, "-m", "pytest", "-q", "--nbval", "--nbval-current-env",
-                                         "--nbval-sanitize-with", "notebooks/nbval-sanitize.cfg", "notebooks/"]
-            if notebooks else None,
+            "notebooks (strict nbval)": [
+                py,
+                "-m",
+                "pytest",
+                "-q",
+                "--nbval",
+                "--nbval-current-env",
+                "--nbval-sanitize-with",
+                "notebooks/nbval-sanitize.cfg",
+                "notebooks/",
+            ]
+            if notebooks
+            else None,
         }
         for name, cmd in suites.items():
             if cmd is None:
@@ -374,6 +403,7 @@ def suite_timings(root: str | Path = ".") -> list[dict]:
             proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, check=False)
             seconds = time.perf_counter() - start
             lines = (proc.stdout + proc.stderr).strip().splitlines()
-            rows.append({"suite": name, "seconds": seconds, "returncode": proc.returncode,
-                         "tail": lines[-1] if lines else ""})
+            rows.append(
+                {"suite": name, "seconds": seconds, "returncode": proc.returncode, "tail": lines[-1] if lines else ""}
+            )
     return rows

@@ -13,7 +13,7 @@ Layouts (index ``i`` from 0, ``i = 0 .. d/2-1``):
 
 How the kernels avoid temporaries (measured by ``ropemath bench``).  For float32 and float64
 both layouts do the *same* arithmetic, one complex product per pair, so
-``apply_rope(to_half(x), m, layout="half") == to_half(apply_rope(x, m))`` bit for bit:
+``apply_rope(to_half(x), m, layout="half") == to_half(apply_rope(x, m, layout="interleaved"))`` bit for bit:
 
 * interleaved, last axis contiguous: adjacent pairs *are* complex numbers in memory, so
   ``x.view(complex64) * e^{i m θ}`` rotates every pair in one pass, without temporaries (the
@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_broadcast, check_layout, check_positions, check_x
-from ropemath.core.rotation import frequencies, half_permutation
+from ropemath.core._validate import check_broadcast, check_layout, check_positions, check_x
+from ropemath.core.rotation import half_permutation, pair_frequencies
 
 __all__ = ["apply_rope", "to_half", "to_interleaved"]
 
@@ -143,8 +143,9 @@ def apply_rope(
     x: npt.ArrayLike,
     m: npt.ArrayLike,
     *,
-    base: float = 10000.0,
-    layout: str = "interleaved",
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     r"""Rotate each pair of ``x`` (shape (..., d)) by the angle :math:`m\theta_i`.
 
@@ -156,22 +157,25 @@ def apply_rope(
     :math:`a' = a\cos m\theta_i - b\sin m\theta_i`, :math:`b' = a\sin m\theta_i + b\cos m\theta_i`,
     i.e. :math:`a' + i b' = (a + i b)\, e^{i m\theta_i}`.
 
-    ``m`` is a scalar or an array broadcastable to ``x.shape[:-1]``.  The angles are
-    computed in float64; the result has ``x``'s shape and floating dtype.  For repeated
+    ``m`` is a scalar or an array broadcastable to ``x.shape[:-1]``.  ``layout`` is required
+    (``"interleaved"``: RoFormer, Meta, GPT-J; ``"half"``: GPT-NeoX, Hugging Face ``rotate_half``): a
+    wrong guess would be silent.  The frequencies are :math:`\mathrm{base}^{-2i/d}` (``base``, default
+    10000) or given per pair as ``theta`` (e.g. from :func:`ropemath.frequencies_from_config`).  The
+    angles are computed in float64; the result has ``x``'s shape and floating dtype.  For repeated
     calls with integer positions, :class:`ropemath.RopeCache` skips the cos/sin evaluation.
 
     >>> x = np.array([1.0, 0.0, 1.0, 0.0])
-    >>> apply_rope(x, 1, base=1e4).round(4)
+    >>> apply_rope(x, 1, layout="interleaved").round(4)
     array([0.5403, 0.8415, 1.    , 0.01  ])
     >>> apply_rope(to_half(x), 1, base=1e4, layout="half").round(4)
     array([0.5403, 1.    , 0.8415, 0.01  ])
     """
     x = check_x(x)
     m = check_positions(m)
-    base = check_base(base)
     layout = check_layout(layout)
+    theta = pair_frequencies(x.shape[-1], base, theta)
     check_broadcast(m, x.shape[:-1])
-    phi = m[..., None] * frequencies(x.shape[-1], base)  # float64 angles
+    phi = m[..., None] * theta  # float64 angles
     cos, sin = np.cos(phi), np.sin(phi)
     out = np.empty(x.shape, dtype=x.dtype)
     if x.dtype in _COMPLEX:

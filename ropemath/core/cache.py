@@ -1,7 +1,8 @@
 r"""A cached cos/sin table for applying RoPE repeatedly at integer positions.
 
 Scope: :class:`RopeCache`, the table that real implementations keep (Meta Llama's
-``freqs_cis``, Hugging Face's ``cos_cached``/``sin_cached``): :math:`\cos m\theta_i` and
+``freqs_cis``; Hugging Face's rotary modules recompute cos/sin per forward from ``inv_freq``, older
+releases cached them as ``cos_cached``/``sin_cached``): :math:`\cos m\theta_i` and
 :math:`\sin m\theta_i` for every position ``0 <= m < max_position``, computed once in
 float64 and cast once per dtype, so a call only gathers rows and runs the kernel of
 :mod:`ropemath.core.apply` (no trigonometric functions per call).  Results equal
@@ -12,7 +13,7 @@ dtype used: ``max_position * d/2`` complex numbers (float32, float64; both layou
 ``max_position * d`` reals (float16).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34);
-Meta Llama ``precompute_freqs_cis``; Hugging Face transformers ``LlamaRotaryEmbedding``.
+Meta Llama ``precompute_freqs_cis``; Hugging Face transformers 5.x ``LlamaRotaryEmbedding``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy.typing as npt
 
 from ropemath.core._validate import _describe, check_base, check_broadcast, check_d, check_int, check_layout, check_x
 from ropemath.core.apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
-from ropemath.core.rotation import frequencies
+from ropemath.core.rotation import pair_frequencies
 
 __all__ = ["RopeCache"]
 
@@ -38,23 +39,27 @@ class RopeCache:
     :meth:`apply` rotates ``x`` exactly as :func:`ropemath.apply_rope` does (RoFormer eq. 34).
 
     >>> cache = RopeCache(4, max_position=8)
-    >>> cache.apply(np.array([1.0, 0.0, 1.0, 0.0]), 1).round(4)
+    >>> cache.apply(np.array([1.0, 0.0, 1.0, 0.0]), 1, layout="interleaved").round(4)
     array([0.5403, 0.8415, 1.    , 0.01  ])
     >>> cache.apply(np.ones((2, 3, 4), dtype=np.float32), [0, 1, 7], layout="half").shape
     (2, 3, 4)
     """
 
-    def __init__(self, d: int, base: float = 10000.0, max_position: int = 4096) -> None:
+    def __init__(
+        self, d: int, base: float | None = None, max_position: int = 4096, *, theta: npt.ArrayLike | None = None
+    ) -> None:
         self.d = check_d(d)
-        self.base = check_base(base)
+        self.theta = pair_frequencies(self.d, base, theta)
+        self.base = None if theta is not None else check_base(10000.0 if base is None else base)
         self.max_position = check_int(max_position, "max_position", minimum=1)
-        phi = np.arange(self.max_position, dtype=np.float64)[:, None] * frequencies(self.d, self.base)
+        phi = np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta
         self._cos = np.cos(phi)  # float64, shape (max_position, d/2)
         self._sin = np.sin(phi)
         self._tables: dict[tuple[np.dtype, str], object] = {}
 
     def __repr__(self) -> str:
-        return f"RopeCache(d={self.d}, base={self.base!r}, max_position={self.max_position})"
+        freqs = f"base={self.base!r}" if self.base is not None else "theta=<given>"
+        return f"RopeCache(d={self.d}, {freqs}, max_position={self.max_position})"
 
     def _table(self, dtype: np.dtype, kind: str):
         """The table for ``dtype``: ``kind`` 'complex' (e^{i m θ_i}) or 'cos_sin', built on first use."""
@@ -86,7 +91,7 @@ class RopeCache:
         x: npt.ArrayLike,
         m: npt.ArrayLike,
         *,
-        layout: str = "interleaved",
+        layout: str,
         out: np.ndarray | None = None,
     ) -> np.ndarray:
         r"""Rotate each pair of ``x`` (shape (..., d)) by :math:`m\theta_i`, using the cached tables.
@@ -99,7 +104,7 @@ class RopeCache:
 
         >>> cache = RopeCache(2, max_position=4)
         >>> x = np.array([[1.0, 0.0], [1.0, 0.0]])
-        >>> _ = cache.apply(x, [0, 3], out=x)
+        >>> _ = cache.apply(x, [0, 3], out=x, layout="interleaved")
         >>> x.round(4).tolist()
         [[1.0, 0.0], [-0.99, 0.1411]]
         """

@@ -103,7 +103,7 @@ def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> flo
     nx = np.linalg.norm(x, axis=-1)
     if np.any(nx == 0):
         raise ValueError("x must have no zero vectors (the relative error is undefined)")
-    ny = np.linalg.norm(apply_rope(x, m, base=base), axis=-1)
+    ny = np.linalg.norm(apply_rope(x, m, base=base, layout="interleaved"), axis=-1)
     return float(np.max(np.abs(ny - nx) / nx))
 
 

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ropemath.core._validate import check_base, check_d, check_layout, check_positions
 
-__all__ = ["frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
+__all__ = ["frequencies", "pair_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 
 
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
@@ -43,6 +43,29 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     d = check_d(d)
     base = check_base(base)
     return np.power(base, -np.arange(0, d, 2, dtype=np.float64) / d)
+
+
+def pair_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike | None = None) -> np.ndarray:
+    r"""Return the per-pair frequencies: ``theta`` as given (checked), or :math:`\mathrm{base}^{-2i/d}`.
+
+    .. math:: \theta_i = \mathrm{base}^{-2i/d} \ \text{(RoFormer eq. 15)} \quad\text{or}\quad
+        \theta_i \text{ given (a scaled scheme: PI, NTK, YaRN, Llama 3.1, LongRoPE)}
+
+    Exactly one of ``base`` and ``theta`` may be given; neither means base 10000 (RoFormer).
+    ``theta`` must be ``d/2`` finite positive numbers (Hugging Face's ``inv_freq``).
+
+    >>> pair_frequencies(4).tolist(), pair_frequencies(4, theta=[1.0, 0.5]).tolist()
+    ([1.0, 0.01], [1.0, 0.5])
+    """
+    if theta is None:
+        return frequencies(d, 10000.0 if base is None else base)
+    if base is not None:
+        raise ValueError("pass exactly one of base and theta (theta already fixes the frequencies)")
+    d = check_d(d)
+    arr = check_positions(theta, "theta")
+    if arr.shape != (d // 2,) or np.any(arr <= 0):
+        raise ValueError(f"theta must be {d // 2} frequencies > 0 (one per pair of d = {d}), got shape {arr.shape}")
+    return arr
 
 
 def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:

@@ -186,8 +186,9 @@ def partial_rotary(
     m: npt.ArrayLike,
     rotary_dim: int,
     *,
-    base: float = 10000.0,
-    layout: str = "interleaved",
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     r"""Rotate only the first ``rotary_dim`` coordinates of ``x`` (shape (..., d)); pass the rest through.
 
@@ -199,7 +200,7 @@ def partial_rotary(
     Source: GPT-J (``rotary_dim``: 64 of 256 head dimensions in GPT-J-6B, interleaved) and
     GPT-NeoX (``rotary_ndims = int(head_size * rotary_pct)``, half layout).
 
-    >>> partial_rotary(np.array([1.0, 0.0, 5.0, 6.0]), 1, 2).round(4).tolist()
+    >>> partial_rotary(np.array([1.0, 0.0, 5.0, 6.0]), 1, 2, layout="interleaved").round(4).tolist()
     [0.5403, 0.8415, 5.0, 6.0]
     """
     x = check_x(x)
@@ -208,7 +209,7 @@ def partial_rotary(
         raise ValueError(f"rotary_dim must be an even integer <= d={x.shape[-1]}, got {r}")
     layout = check_layout(layout)
     out = x.copy()
-    out[..., :r] = apply_rope(x[..., :r], m, base=base, layout=layout)
+    out[..., :r] = apply_rope(x[..., :r], m, layout=layout, base=base, theta=theta)
     return out
 
 
@@ -274,8 +275,9 @@ def multihead_rope_attention(
     n_heads: int,
     *,
     m: npt.ArrayLike | None = None,
-    base: float = 10000.0,
-    layout: str = "interleaved",
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
     causal: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Multi-head softmax attention with RoPE on queries and keys; return ``(scores, output)``.
@@ -291,7 +293,7 @@ def multihead_rope_attention(
     RoFormer eq. (16) inside multi-head attention (Vaswani et al. 2017).
 
     >>> x = np.eye(4)
-    >>> s, o = multihead_rope_attention(x, np.eye(4), np.eye(4), np.eye(4), 2)
+    >>> s, o = multihead_rope_attention(x, np.eye(4), np.eye(4), np.eye(4), 2, layout="interleaved")
     >>> s.shape, o.shape
     ((2, 4, 4), (4, 4))
     """
@@ -317,8 +319,8 @@ def multihead_rope_attention(
     def heads(w: np.ndarray) -> np.ndarray:  # (n_heads, T, d_head)
         return (x @ w.T).reshape(T, h, d_head).transpose(1, 0, 2)
 
-    q = apply_rope(heads(wq), pos, base=base, layout=layout)
-    k = apply_rope(heads(wk), pos, base=base, layout=layout)
+    q = apply_rope(heads(wq), pos, layout=layout, base=base, theta=theta)
+    k = apply_rope(heads(wk), pos, layout=layout, base=base, theta=theta)
     scores = q @ k.transpose(0, 2, 1) / np.sqrt(d_head)
     masked = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf) if causal else scores
     weights = np.exp(masked - masked.max(axis=-1, keepdims=True))

@@ -200,7 +200,7 @@ def abel_check(
         raise TypeError(f"aligned must be a bool, got {type(aligned).__name__}")
     rng = np.random.default_rng(seed)
     if distances is None:
-        r = np.concatenate([np.arange(-1024, 1025), rng.integers(-10**6, 10**6 + 1, size=1024)]).astype(float)
+        r = np.concatenate([np.arange(-1024, 1025), rng.integers(-(10**6), 10**6 + 1, size=1024)]).astype(float)
     else:
         r = check_positions(distances, "distances").reshape(-1)
         if r.size == 0:
@@ -209,10 +209,14 @@ def abel_check(
     for _ in range(trials):
         q = rng.standard_normal(d)
         k = q.copy() if aligned else rng.standard_normal(d)
-        n = float(rng.integers(-10**6, 10**6 + 1))
+        n = float(rng.integers(-(10**6), 10**6 + 1))
         m = n + r
         score = complex_score(q, k, r, base)
-        rope = np.sum(apply_rope(np.broadcast_to(q, (r.size, d)), m, base=base) * apply_rope(k, n, base=base), axis=-1)
+        rope = np.sum(
+            apply_rope(np.broadcast_to(q, (r.size, d)), m, base=base, layout="interleaved")
+            * apply_rope(k, n, base=base, layout="interleaved"),
+            axis=-1,
+        )
         bound = abel_bound(q, k, r, base)
         ratio = np.abs(score) / bound
         worst["max_ratio"] = max(worst["max_ratio"], float(ratio.max()))

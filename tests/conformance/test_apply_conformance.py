@@ -17,6 +17,9 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
 pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
+# torch and transformers emit deprecation warnings that are not ours to fix
+WARNINGS = ("DeprecationWarning", "FutureWarning", "UserWarning")
+pytestmark = [pytest.mark.filterwarnings(f"ignore::{w}") for w in WARNINGS]
 
 import torch
 from transformers.models.gpt_neox.modeling_gpt_neox import apply_rotary_pos_emb as neox_apply
@@ -64,8 +67,9 @@ def test_hf_llama_pipeline_float32_angles_within_their_bound(d):
     config = {"hidden_size": d * 4, "num_attention_heads": 4, "max_position_embeddings": 131072}
 
     rope = {"rope_type": "default", "rope_theta": 10000.0}
-    rotary = LlamaRotaryEmbedding(LlamaConfig(**config, head_dim=d, num_hidden_layers=1, intermediate_size=8,
-                                              vocab_size=8, rope_parameters=rope))
+    rotary = LlamaRotaryEmbedding(
+        LlamaConfig(**config, head_dim=d, num_hidden_layers=1, intermediate_size=8, vocab_size=8, rope_parameters=rope)
+    )
     x = torch.from_numpy(data(d, np.float32)[0])
     cos, sin = rotary(x, torch.from_numpy(POSITIONS)[None])
     hq, _ = llama_apply(x[None], x[None], cos, sin)
@@ -164,8 +168,15 @@ def test_scores_of_hf_half_layout_equal_rope_scores(d):
     emb = torch.from_numpy(np.concatenate([phi, phi], axis=-1))
     hq, hk = llama_apply(torch.from_numpy(q)[None], torch.from_numpy(k)[None], emb.cos()[None], emb.sin()[None])
     hf_scores = (hq[0] @ hk[0].transpose(-1, -2)).numpy()  # (heads, N, N)
-    mine = np.stack([rope_scores(to_interleaved(q[h]), to_interleaved(k[h]), POSITIONS) for h in range(q.shape[0])])
+    mine = np.stack(
+        [
+            rope_scores(to_interleaved(q[h]), to_interleaved(k[h]), POSITIONS, layout="interleaved")
+            for h in range(q.shape[0])
+        ]
+    )
     assert np.max(np.abs(hf_scores - mine)) <= 1e-10 * np.max(np.abs(mine))
-    wrong = np.stack([rope_scores(q[h], k[h], POSITIONS) for h in range(q.shape[0])])  # half data, interleaved pairs
+    wrong = np.stack(
+        [rope_scores(q[h], k[h], POSITIONS, layout="interleaved") for h in range(q.shape[0])]
+    )  # half data, interleaved pairs
     assert np.max(np.abs(hf_scores - wrong)) > 0.1 * np.max(np.abs(mine))
     assert ropemath.__version__

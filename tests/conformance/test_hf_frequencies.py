@@ -13,9 +13,12 @@ import pytest
 
 pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
 pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
+# torch and transformers emit deprecation warnings that are not ours to fix
+WARNINGS = ("DeprecationWarning", "FutureWarning", "UserWarning")
+pytestmark = [pytest.mark.filterwarnings(f"ignore::{w}") for w in WARNINGS]
 
 import torch
-from conftest import CONFIGS
+from hf_configs import CONFIGS
 from transformers import LlamaConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding

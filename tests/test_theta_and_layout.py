@@ -1,0 +1,96 @@
+"""`layout=` is required wherever pairs are formed (a wrong guess would be silent), and `theta=` gives the
+per-pair frequencies directly (exactly one of base/theta) — on apply_rope, RopeCache, the scores and the
+attention functions."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import ropemath
+from ropemath import (
+    RopeCache,
+    apply_rope,
+    frequencies,
+    frequencies_from_config,
+    multihead_rope_attention,
+    partial_rotary,
+    rope_attention_weights,
+    rope_linear_attention,
+    rope_linear_attention_prefix,
+    rope_linear_terms,
+    rope_scores,
+    rope_softmax_attention,
+    shift_invariance_error,
+    smallest_numerator,
+    to_half,
+    weight_sum_deviation,
+)
+
+PAIR_FORMING = [apply_rope, RopeCache.apply, rope_scores, rope_attention_weights, rope_softmax_attention,
+                shift_invariance_error, rope_linear_attention, rope_linear_attention_prefix, rope_linear_terms,
+                weight_sum_deviation, smallest_numerator, multihead_rope_attention, partial_rotary]
+
+
+@pytest.mark.parametrize("fn", PAIR_FORMING, ids=lambda f: f.__qualname__)
+def test_layout_is_a_required_keyword(fn):
+    parameter = inspect.signature(fn).parameters["layout"]
+    assert parameter.default is inspect.Parameter.empty and parameter.kind is inspect.Parameter.KEYWORD_ONLY
+
+
+def test_a_missing_layout_is_an_error_not_a_guess():
+    with pytest.raises(TypeError, match="layout"):
+        apply_rope(np.ones(4), 1)
+    with pytest.raises(TypeError, match="layout"):
+        rope_scores(np.ones((2, 4)), np.ones((2, 4)), [0, 1])
+
+
+def test_the_wrong_layout_is_a_different_rotation():
+    # Why the default had to go: HF data (half layout) rotated as interleaved gives a large error, silently.
+    x = np.random.default_rng(0).standard_normal((16, 64))
+    m = np.arange(16) * 37
+    right = apply_rope(to_half(x), m, layout="half")
+    wrong = apply_rope(to_half(x), m, layout="interleaved")
+    assert np.linalg.norm(wrong - right) / np.linalg.norm(right) > 0.5
+
+
+def test_theta_equals_base_when_it_is_the_same_frequencies():
+    rng = np.random.default_rng(1)
+    x, q, k = rng.standard_normal((3, 6, 16))
+    pos = np.arange(6) * 11
+    for layout in ("interleaved", "half"):
+        assert np.array_equal(apply_rope(x, pos, layout=layout, theta=frequencies(16, 500000.0)),
+                              apply_rope(x, pos, layout=layout, base=500000.0))
+        assert np.array_equal(rope_scores(q, k, pos, layout=layout, theta=frequencies(16)),
+                              rope_scores(q, k, pos, layout=layout))
+    cache = RopeCache(16, max_position=100, theta=frequencies(16, 7.0))
+    assert np.array_equal(cache.apply(x, pos, layout="interleaved"), apply_rope(x, pos, layout="interleaved", base=7.0))
+    assert "theta=<given>" in repr(cache)
+
+
+def test_theta_from_a_config_is_used():
+    theta, _ = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8, "rope_type": "linear", "factor": 4.0})
+    x = np.array([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])
+    # position interpolation: position 4 with theta / 4 is position 1 with theta
+    assert np.allclose(apply_rope(x, 4, layout="interleaved", theta=theta), apply_rope(x, 1, layout="interleaved"))
+    assert not np.allclose(apply_rope(x, 4, layout="interleaved", theta=theta), apply_rope(x, 4, layout="interleaved"))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "message"),
+    [
+        ({"base": 1e4, "theta": [1.0, 0.1]}, ValueError, "exactly one of base and theta"),
+        ({"theta": [1.0]}, ValueError, r"theta must be 2 frequencies > 0 .*got shape \(1,\)"),
+        ({"theta": [1.0, -0.1]}, ValueError, "theta must be 2 frequencies > 0"),
+        ({"theta": [1.0, np.nan]}, ValueError, "theta must contain only finite values"),
+        ({"theta": ["a", "b"]}, TypeError, "theta must be a real number"),
+        ({"layout": "rotate_half"}, ValueError, "layout must be one of"),
+    ],
+)
+def test_bad_theta_and_layout(kwargs, exc, message):
+    with pytest.raises(exc, match=message):
+        apply_rope(np.ones(4), 1, **{"layout": "interleaved", **kwargs})
+
+
+def test_public_api_exports():
+    assert "frequencies_from_config" in ropemath.__all__ and "pair_frequencies" in ropemath.core.rotation.__all__
