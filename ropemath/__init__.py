@@ -79,6 +79,7 @@ from ropemath.models import (
     extension_frequencies,
     frequencies_from_config,
     gptj_rope,
+    layout_verdicts,
     llama31_bands,
     llama31_frequencies,
     meta_freqs_cis,
@@ -92,6 +93,7 @@ from ropemath.models import (
     permute_for_half,
     permute_for_interleaved,
     position_interpolation,
+    real_layout_verdicts,
     rotate_every_two,
     rotate_half,
     theta_relative_position_error,
@@ -137,6 +139,8 @@ __version__ = "0.1.0"
 SUBPACKAGES = ("core", "symbolic", "theory", "attention", "models", "claims", "plots", "cli")
 
 __all__ = [
+    "layout_verdicts",
+    "real_layout_verdicts",
     "ROPE_TYPES",
     "RopeFrequencies",
     "frequencies_from_config",

@@ -102,3 +102,25 @@ def test_bad_types():
         frequencies_from_config([("rope_theta", 1e4)])
     with pytest.raises(ValueError, match="seq_len must be a positive integer"):
         frequencies_from_config(CONFIGS["llama2_7b"], seq_len=0)
+
+
+def test_hf_dynamic_with_factor_one_is_ropemaths_dynamic_ntk():
+    """Notebook 08: transformers' dynamic rule with factor 1 is s(l) = max(1, l/L); factor 2 is not."""
+    from ropemath import dynamic_ntk_frequencies
+
+    flat = {"rope_theta": 1e4, "head_dim": 128, "max_position_embeddings": 4096, "rope_type": "dynamic"}
+    for n in (2048, 8192, 16384):
+        ours = dynamic_ntk_frequencies(128, 1e4, length=n, original_length=4096)
+        f1, _ = frequencies_from_config(dict(flat, factor=1.0), seq_len=n)
+        assert np.allclose(f1, ours, rtol=1e-12)
+        f2, _ = frequencies_from_config(dict(flat, factor=2.0), seq_len=n)
+        assert (n <= 4096) == np.allclose(f2, ours, rtol=1e-12)
+
+
+def test_layout_verdicts_table_of_notebook_07():
+    from ropemath import layout_verdicts
+
+    table = layout_verdicts()
+    assert table == {"Meta complex form": {"interleaved": True, "half": False},
+                     "GPT-J rotate_every_two": {"interleaved": True, "half": False},
+                     "GPT-NeoX / HF rotate_half": {"interleaved": False, "half": True}}

@@ -2,12 +2,17 @@
 partial rotary, the W_q/W_k permutation, and context extension (PI, NTK, dynamic NTK, YaRN, Llama 3.1).
 
 Layer 4: may import: ``ropemath.core``, ``ropemath.theory``, ``ropemath.attention``.
-Modules: ``implementations``, ``yarn``, ``scaling``, ``config`` (a Hugging Face config to θ_i).
+Modules: ``implementations``, ``yarn``, ``scaling``, ``config`` (a Hugging Face config to θ_i),
+``agreement`` (which pairing each implementation uses, offline and against the real packages).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
+from ropemath.models.agreement import (
+    layout_verdicts,
+    real_layout_verdicts,
+)
 from ropemath.models.config import (
     ROPE_TYPES,
     RopeFrequencies,
@@ -50,6 +55,8 @@ from ropemath.models.yarn import (
 )
 
 __all__ = [
+    "layout_verdicts",
+    "real_layout_verdicts",
     "ROPE_TYPES",
     "RopeFrequencies",
     "frequencies_from_config",

@@ -180,3 +180,11 @@ def test_scores_of_hf_half_layout_equal_rope_scores(d):
     )  # half data, interleaved pairs
     assert np.max(np.abs(hf_scores - wrong)) > 0.1 * np.max(np.abs(mine))
     assert ropemath.__version__
+
+
+def test_the_notebook_table_of_verdicts_comes_from_the_real_packages():
+    real = ropemath.real_layout_verdicts()
+    assert real is not None  # in this venv the real packages are installed
+    offline = ropemath.layout_verdicts()
+    assert {name: real[name] for name in offline} == offline
+    assert real["rotary-embedding-torch"] == {"interleaved": True, "half": False}
