@@ -288,7 +288,7 @@ def test_binned_bound_summarises_each_bin():
 def test_pair_products_match_loop():
     rng = np.random.default_rng(5)
     q, k = rng.standard_normal(10), rng.standard_normal(10)
-    assert np.allclose(pair_products(q, k), loop_pairs(q, k), rtol=0, atol=1e-15)
+    assert np.allclose(pair_products(q, k, layout="interleaved"), loop_pairs(q, k), rtol=0, atol=1e-15)
 
 
 @pytest.mark.parametrize(("m", "n"), [(0, 0), (7, 3), (3, 7), (-50, 1000), (123456, -654)])
@@ -297,10 +297,11 @@ def test_complex_score_equals_dense_rotation_score(m, n):
     rng = np.random.default_rng(6)
     q, k = rng.standard_normal(16), rng.standard_normal(16)
     dense = (loop_block_diagonal(m, 16) @ q) @ (loop_block_diagonal(n, 16) @ k)
-    assert float(complex_score(q, k, m - n)) == pytest.approx(dense, abs=1e-10 * (1 + abs(m) + abs(n)))
+    score = float(complex_score(q, k, m - n, layout="interleaved"))
+    assert score == pytest.approx(dense, abs=1e-10 * (1 + abs(m) + abs(n)))
     if m != n:
         # The opposite convention (r = n - m, or h_i = conj(q_i) k_i) is a different number here.
-        assert abs(float(complex_score(q, k, n - m)) - dense) > 1e-3
+        assert abs(float(complex_score(q, k, n - m, layout="interleaved")) - dense) > 1e-3
 
 
 def test_abel_identity_and_bound_by_loop():
@@ -314,11 +315,11 @@ def test_abel_identity_and_bound_by_loop():
         lhs = sum(h[i] * cmath.exp(1j * r * thetas[i]) for i in range(6))
         rhs = -sum(S[i] * (h[i + 1] - h[i]) for i in range(6))
         assert abs(lhs - rhs) < 1e-12
-        assert abel_identity_error(q, k, r) < 1e-14
+        assert abel_identity_error(q, k, r, layout="interleaved") < 1e-14
         const = max(abs(h[i + 1] - h[i]) for i in range(6))
-        assert abel_constant(q, k) == pytest.approx(const, rel=1e-15)
+        assert abel_constant(q, k, layout="interleaved") == pytest.approx(const, rel=1e-15)
         bound = const * sum(abs(s) for s in S)
-        assert float(abel_bound(q, k, r)) == pytest.approx(bound, rel=1e-12)
+        assert float(abel_bound(q, k, r, layout="interleaved")) == pytest.approx(bound, rel=1e-12)
         assert abs(lhs.real) <= bound
 
 
@@ -328,9 +329,9 @@ def test_ramp_vector_attains_the_bound_at_zero():
     d = 128
     q = np.zeros(d)
     q[0::2] = np.sqrt(d // 2 - np.arange(d // 2))
-    assert abel_constant(q, q) == pytest.approx(1.0, rel=1e-13)
-    assert float(complex_score(q, q, 0.0)) == pytest.approx(64 * 65 / 2, rel=1e-13)
-    assert float(abel_bound(q, q, 0.0)) == pytest.approx(64 * 65 / 2, rel=1e-13)
+    assert abel_constant(q, q, layout="interleaved") == pytest.approx(1.0, rel=1e-13)
+    assert float(complex_score(q, q, 0.0, layout="interleaved")) == pytest.approx(64 * 65 / 2, rel=1e-13)
+    assert float(abel_bound(q, q, 0.0, layout="interleaved")) == pytest.approx(64 * 65 / 2, rel=1e-13)
 
 
 @pytest.mark.parametrize("aligned", [False, True])
@@ -348,16 +349,16 @@ def test_abel_check_rope_score_is_independent_of_complex_form():
     q, k = rng.standard_normal(32), rng.standard_normal(32)
     for m, n in [(5, 2), (2, 5), (1000, -3)]:
         rope = float(apply_rope(q, m, layout="interleaved") @ apply_rope(k, n, layout="interleaved"))
-        assert float(complex_score(q, k, m - n)) == pytest.approx(rope, abs=1e-11)
+        assert float(complex_score(q, k, m - n, layout="interleaved")) == pytest.approx(rope, abs=1e-11)
 
 
 def test_score_functions_reject_bad_input():
     with pytest.raises(ValueError, match="k must have last axis of length d=4"):
-        pair_products(np.ones(4), np.ones(6))
+        pair_products(np.ones(4), np.ones(6), layout="interleaved")
     with pytest.raises(ValueError, match="q and k must be vectors"):
-        complex_score(np.ones((2, 4)), np.ones((2, 4)), 0.0)
+        complex_score(np.ones((2, 4)), np.ones((2, 4)), 0.0, layout="interleaved")
     with pytest.raises(TypeError, match="q must be a real floating-point array"):
-        abel_bound(np.ones(4, dtype=int), np.ones(4), 0.0)
+        abel_bound(np.ones(4, dtype=int), np.ones(4), 0.0, layout="interleaved")
     with pytest.raises(ValueError, match="trials must be an integer >= 1"):
         abel_check(8, trials=0)
     with pytest.raises(ValueError, match="distances must contain at least one"):
@@ -385,7 +386,7 @@ def test_individual_scores_need_not_decay():
     far = [abs((loop_block_diagonal(r, 128) @ q) @ k) for r in range(100, 257)]
     assert max(far) > at_zero
     dense = [(loop_block_diagonal(r, 128) @ q) @ k for r in range(100, 257)]  # m = r, n = 0
-    assert np.allclose(complex_score(q, k, np.arange(100.0, 257.0)), dense, rtol=0, atol=1e-9)
+    assert np.allclose(complex_score(q, k, np.arange(100.0, 257.0), layout="interleaved"), dense, rtol=0, atol=1e-9)
 
 
 def test_aligned_scores_stay_well_above_zero_up_to_256():

@@ -27,9 +27,26 @@ from ropemath import (
     weight_sum_deviation,
 )
 
-PAIR_FORMING = [apply_rope, RopeCache.apply, rope_scores, rope_attention_weights, rope_softmax_attention,
-                shift_invariance_error, rope_linear_attention, rope_linear_attention_prefix, rope_linear_terms,
-                weight_sum_deviation, smallest_numerator, multihead_rope_attention, partial_rotary]
+PAIR_FORMING = [
+    ropemath.pair_products,
+    ropemath.complex_score,
+    ropemath.abel_constant,
+    ropemath.abel_bound,
+    ropemath.abel_identity_error,
+    apply_rope,
+    RopeCache.apply,
+    rope_scores,
+    rope_attention_weights,
+    rope_softmax_attention,
+    shift_invariance_error,
+    rope_linear_attention,
+    rope_linear_attention_prefix,
+    rope_linear_terms,
+    weight_sum_deviation,
+    smallest_numerator,
+    multihead_rope_attention,
+    partial_rotary,
+]
 
 
 @pytest.mark.parametrize("fn", PAIR_FORMING, ids=lambda f: f.__qualname__)
@@ -43,6 +60,14 @@ def test_a_missing_layout_is_an_error_not_a_guess():
         apply_rope(np.ones(4), 1)
     with pytest.raises(TypeError, match="layout"):
         rope_scores(np.ones((2, 4)), np.ones((2, 4)), [0, 1])
+
+
+def test_pair_products_in_the_half_layout_are_the_permuted_interleaved_ones():
+    rng = np.random.default_rng(2)
+    q, k = rng.standard_normal((2, 16))
+    half = ropemath.pair_products(to_half(q), to_half(k), layout="half")
+    assert np.array_equal(half, ropemath.pair_products(q, k, layout="interleaved"))
+    assert not np.allclose(ropemath.pair_products(to_half(q), to_half(k), layout="interleaved"), half)
 
 
 def test_the_wrong_layout_is_a_different_rotation():
@@ -59,10 +84,13 @@ def test_theta_equals_base_when_it_is_the_same_frequencies():
     x, q, k = rng.standard_normal((3, 6, 16))
     pos = np.arange(6) * 11
     for layout in ("interleaved", "half"):
-        assert np.array_equal(apply_rope(x, pos, layout=layout, theta=frequencies(16, 500000.0)),
-                              apply_rope(x, pos, layout=layout, base=500000.0))
-        assert np.array_equal(rope_scores(q, k, pos, layout=layout, theta=frequencies(16)),
-                              rope_scores(q, k, pos, layout=layout))
+        assert np.array_equal(
+            apply_rope(x, pos, layout=layout, theta=frequencies(16, 500000.0)),
+            apply_rope(x, pos, layout=layout, base=500000.0),
+        )
+        assert np.array_equal(
+            rope_scores(q, k, pos, layout=layout, theta=frequencies(16)), rope_scores(q, k, pos, layout=layout)
+        )
     cache = RopeCache(16, max_position=100, theta=frequencies(16, 7.0))
     assert np.array_equal(cache.apply(x, pos, layout="interleaved"), apply_rope(x, pos, layout="interleaved", base=7.0))
     assert "theta=<given>" in repr(cache)

@@ -182,10 +182,10 @@ def _bound_trend() -> tuple[bool, str]:
 def score_decays() -> Outcome:
     r"""Refutes "the inner product decays as the relative distance grows" (it is the bound that decays)."""
     q = np.ones(128)
-    s = complex_score(q, q, np.arange(0.0, 257.0))
+    s = complex_score(q, q, np.arange(0.0, 257.0), layout="interleaved")
     r1 = int(np.nonzero(np.diff(s) > 0)[0][0])
     qr, kr = np.random.default_rng(0).standard_normal((2, 128))  # seed 0
-    sr = complex_score(qr, kr, np.arange(0.0, 1001.0))
+    sr = complex_score(qr, kr, np.arange(0.0, 1001.0), layout="interleaved")
     far = int(np.argmax(np.abs(sr)))
     trend, text = _bound_trend()
     bound_ok = _abel()["violations"] == 0

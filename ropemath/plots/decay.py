@@ -147,8 +147,8 @@ def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, s
         left.plot(r, b, color="C0", lw=1.2, label="± relative upper bound")
         left.plot(r, -b, color="C0", lw=1.2)
         for name, (q, k) in examples.items():
-            score = complex_score(q, k, r, base)
-            unit = abel_constant(q, k) * (d // 2)  # eq. 37: |score| <= unit * bound
+            score = complex_score(q, k, r, base, layout="interleaved")
+            unit = abel_constant(q, k, layout="interleaved") * (d // 2)  # eq. 37: |score| <= unit * bound
             left.plot(r, score / unit, color=colors[name], lw=1.0, label=name)
             if name != "ramp k = q, |q_i|² = d/2 - i":
                 cosine = score / (np.linalg.norm(q) * np.linalg.norm(k))

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_x
+from ropemath.core._validate import check_base, check_d, check_int, check_layout, check_positions, check_x
 from ropemath.core.apply import apply_rope
 from ropemath.theory.decay import DEFAULT_CHUNK, _chunked, _theta, decay_bound, partial_sums
 
@@ -34,24 +34,27 @@ __all__ = [
 ]
 
 
-def pair_products(q: npt.ArrayLike, k: npt.ArrayLike) -> np.ndarray:
+def pair_products(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> np.ndarray:
     r"""Return :math:`h_i = q_{[2i:2i+1]}\, k^*_{[2i:2i+1]}`, complex of shape ``(..., d/2)``.
 
     .. math:: h_i = (q_{2i} + \mathrm{i}\,q_{2i+1})\,\overline{(k_{2i} + \mathrm{i}\,k_{2i+1})}
 
-    Source: RoFormer eq. (35)-(36) (interleaved pairs; for the half layout convert with
-    :func:`ropemath.to_interleaved` first).
+    (``layout="interleaved"``, RoFormer's pairs; with ``layout="half"`` pair i is
+    :math:`(q_i, q_{i+d/2})`).  Source: RoFormer eq. (35)-(36).
 
-    >>> pair_products(np.array([1.0, 2.0]), np.array([3.0, 4.0])).tolist()
+    >>> pair_products(np.array([1.0, 2.0]), np.array([3.0, 4.0]), layout="interleaved").tolist()
     [(11+2j)]
     """
     q = check_x(q, "q").astype(np.float64)
     k = check_x(k, "k", d=q.shape[-1]).astype(np.float64)
+    if check_layout(layout) == "half":
+        half = q.shape[-1] // 2
+        return (q[..., :half] + 1j * q[..., half:]) * (k[..., :half] - 1j * k[..., half:])
     return (q[..., 0::2] + 1j * q[..., 1::2]) * (k[..., 0::2] - 1j * k[..., 1::2])
 
 
-def _vectors(q: npt.ArrayLike, k: npt.ArrayLike) -> np.ndarray:
-    h = pair_products(q, k)
+def _vectors(q: npt.ArrayLike, k: npt.ArrayLike, layout: str) -> np.ndarray:
+    h = pair_products(q, k, layout=layout)
     if h.ndim != 1:
         raise ValueError(f"q and k must be vectors of shape (d,), got a batch of shape {h.shape[:-1]}")
     return h
@@ -63,6 +66,7 @@ def complex_score(
     r: npt.ArrayLike,
     base: float = 10000.0,
     *,
+    layout: str,
     theta: npt.ArrayLike | None = None,
     chunk: int = DEFAULT_CHUNK,
 ) -> np.ndarray:
@@ -75,10 +79,10 @@ def complex_score(
     Source: RoFormer eq. (35).  Checked against :func:`ropemath.apply_rope` by :func:`abel_check`.
 
     >>> q = np.array([1.0, 0.0, 1.0, 0.0])
-    >>> round(float(complex_score(q, q, 0.0)), 12)
+    >>> round(float(complex_score(q, q, 0.0, layout="interleaved")), 12)
     2.0
     """
-    h = _vectors(q, k)
+    h = _vectors(q, k, layout)
     th = _theta(h.size * 2, base, theta)
     r = check_positions(r, "r")
     chunk = check_int(chunk, "chunk", minimum=1)
@@ -90,17 +94,18 @@ def complex_score(
     return _chunked(r, chunk, block)
 
 
-def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike) -> float:
+def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> float:
     r"""Return the constant of RoFormer eq. (37), :math:`\max_i |h_{i+1} - h_i|` with :math:`h_{d/2} = 0`.
 
     .. math:: C(q, k) = \max_{0 \le i < d/2} |h_{i+1} - h_i|, \qquad h_{d/2} = 0
 
     Source: RoFormer eq. (37).
 
-    >>> abel_constant(np.array([1.0, 0.0, 1.0, 0.0]), np.array([1.0, 0.0, 1.0, 0.0]))  # h = (1, 1, 0)
+    >>> q = np.array([1.0, 0.0, 1.0, 0.0])
+    >>> abel_constant(q, q, layout="interleaved")  # h = (1, 1, 0)
     1.0
     """
-    h = _vectors(q, k)
+    h = _vectors(q, k, layout)
     return float(np.max(np.abs(np.diff(np.append(h, 0.0)))))
 
 
@@ -110,6 +115,7 @@ def abel_bound(
     r: npt.ArrayLike,
     base: float = 10000.0,
     *,
+    layout: str,
     theta: npt.ArrayLike | None = None,
     chunk: int = DEFAULT_CHUNK,
 ) -> np.ndarray:
@@ -122,10 +128,10 @@ def abel_bound(
     i.e. ``abel_constant(q, k) * (d/2) * decay_bound(r)``.  Source: RoFormer eq. (37).
 
     >>> q = np.array([1.0, 0.0, 1.0, 0.0])
-    >>> float(abel_bound(q, q, 0.0))  # h = (1, 1, 0): max|Δh| = 1; |S_1(0)| + |S_2(0)| = 1 + 2
+    >>> float(abel_bound(q, q, 0.0, layout="interleaved"))  # h = (1, 1, 0): max|Δh| = 1; |S_1(0)| + |S_2(0)| = 1 + 2
     3.0
     """
-    c = abel_constant(q, k)
+    c = abel_constant(q, k, layout=layout)
     half = np.shape(q)[-1] // 2
     return c * half * decay_bound(r, 2 * half, base, theta=theta, chunk=chunk)
 
@@ -136,6 +142,7 @@ def abel_identity_error(
     r: npt.ArrayLike,
     base: float = 10000.0,
     *,
+    layout: str,
     theta: npt.ArrayLike | None = None,
 ) -> float:
     r"""Largest relative gap between the two sides of the Abel summation (RoFormer eq. 36).
@@ -149,10 +156,10 @@ def abel_identity_error(
 
     >>> rng = np.random.default_rng(0)
     >>> q, k = rng.standard_normal(16), rng.standard_normal(16)
-    >>> abel_identity_error(q, k, np.arange(100.0)) < 1e-14
+    >>> abel_identity_error(q, k, np.arange(100.0), layout="interleaved") < 1e-14
     True
     """
-    h = _vectors(q, k)
+    h = _vectors(q, k, layout)
     th = _theta(h.size * 2, base, theta)
     r = check_positions(r, "r")
     lhs = np.exp(1j * (r[..., None] * th)) @ h
@@ -211,17 +218,17 @@ def abel_check(
         k = q.copy() if aligned else rng.standard_normal(d)
         n = float(rng.integers(-(10**6), 10**6 + 1))
         m = n + r
-        score = complex_score(q, k, r, base)
+        score = complex_score(q, k, r, base, layout="interleaved")
         rope = np.sum(
             apply_rope(np.broadcast_to(q, (r.size, d)), m, base=base, layout="interleaved")
             * apply_rope(k, n, base=base, layout="interleaved"),
             axis=-1,
         )
-        bound = abel_bound(q, k, r, base)
+        bound = abel_bound(q, k, r, base, layout="interleaved")
         ratio = np.abs(score) / bound
         worst["max_ratio"] = max(worst["max_ratio"], float(ratio.max()))
         worst["violations"] += float(np.count_nonzero(np.abs(score) > bound * (1 + 1e-12)))
-        worst["abel_error"] = max(worst["abel_error"], abel_identity_error(q, k, r, base))
+        worst["abel_error"] = max(worst["abel_error"], abel_identity_error(q, k, r, base, layout="interleaved"))
         scale = float(np.linalg.norm(q) * np.linalg.norm(k))
         worst["rope_error"] = max(worst["rope_error"], float(np.max(np.abs(score - rope))) / scale)
     return worst
