@@ -135,7 +135,7 @@ CLI_TINY = ["bench", "--heads", "2", "--positions", "16", "--dim", "8", "--secti
 def test_cli_json(capsys):
     assert main([*CLI_TINY, "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert res["shape"] == [2, 16, 8] and res["repeats"] == 5 and len(res["goals"]) == 5
+    assert res["shape"] == [2, 16, 8] and res["repeats"] == 5 and len(res["goals"]) == len(bench_cli.GOALS)
     assert {r["variant"] for r in res["table"]} >= {"floor", "apply_rope", "RopeCache.apply", "dense gemm (build R)"}
 
 
@@ -180,7 +180,7 @@ def test_cli_checks_sizes_and_plot_dir_before_running_anything(tmp_path, capsys,
 
 def test_cli_wrong_variant_exits_1(monkeypatch, capsys):
     """The benchmark's own check, through the command: a wrong apply_rope is reported, nothing is timed."""
-    monkeypatch.setattr(bench, "apply_rope", lambda x, m, base, layout: apply_rope(x, m + 1, base=base, layout=layout))
+    monkeypatch.setattr(bench, "apply_rope", lambda x, m, theta, layout: apply_rope(x, m + 1, theta=theta, layout=layout))
     monkeypatch.setattr(bench, "time_rounds", lambda *a, **k: pytest.fail("timed a wrong variant"))
     assert main(CLI_TINY) == 1
     err = capsys.readouterr().err

@@ -204,7 +204,8 @@ def rope_table(
     x64 = rng.standard_normal((heads, positions, d))
     m = np.arange(positions)
     sub = np.unique(np.linspace(0, positions - 1, n_dense).round().astype(int))
-    cache = RopeCache(d, base, max_position=positions)
+    theta = frequencies(d, base)
+    cache = RopeCache(d, max_position=positions, theta=theta)
     rows = []
     for dtype in dtypes:
         x = x64.astype(dtype)
@@ -221,7 +222,10 @@ def rope_table(
         for layout in ("interleaved", "half"):
             cos, sin = _full_tables(m, d, base, layout, dtype)
             variants[f"plain|{layout}"] = (layout, lambda x, m, c=cos, s=sin, la=layout: plain_rope(x, c, s, la))
-            variants[f"apply_rope|{layout}"] = (layout, lambda x, m, la=layout: apply_rope(x, m, base=base, layout=la))
+            variants[f"apply_rope|{layout}"] = (  # theta= as a scaled scheme passes it (issue #13)
+                layout,
+                lambda x, m, la=layout: apply_rope(x, m, theta=theta, layout=la),
+            )
             variants[f"RopeCache.apply|{layout}"] = (layout, lambda x, m, la=layout: cache.apply(x, m, layout=la))
             variants[f"RopeCache.apply(out=)|{layout}"] = (
                 layout,

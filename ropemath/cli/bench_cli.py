@@ -37,6 +37,11 @@ GOALS = (
     ("interleaved, float32: RopeCache.apply(out=) / floor", "float32", "interleaved",
      "RopeCache.apply(out=)", "floor", "max", 1.5),
     ("half, float32: RopeCache.apply(out=) / floor", "float32", "half", "RopeCache.apply(out=)", "floor", "max", 3.0),
+    # with theta= and a new output array (issue #13): the fresh array's page faults count too
+    ("interleaved, float32: apply_rope(theta=) / floor", "float32", "interleaved", "apply_rope", "floor", "max", 2.0),
+    ("half, float32: apply_rope(theta=) / floor", "float32", "half", "apply_rope", "floor", "max", 3.5),
+    ("half, float32: RopeCache.apply / floor", "float32", "half", "RopeCache.apply", "floor", "max", 3.0),
+    ("float32: floor (new array) / floor", "float32", "interleaved", "floor (new array)", "floor", "max", 1.5),
     # the dense forms against the fastest elementwise arrangement (the one the floor goals use)
     ("float32: dense matvec (R prebuilt) / RopeCache.apply(out=)", "float32", "interleaved",
      "dense matvec (R prebuilt)", "RopeCache.apply(out=)", "min", 20.0),
