@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from constructions import complex_rope, loop_block_diagonal
 
-from ropemath import apply_rope, to_half
+from ropemath import RopeCache, apply_rope, to_half
 from ropemath.core.apply import _blocks, _complex_viewable
 
 # Tolerances relative to the largest |x|: rounding of cos/sin and of two products and a sum
@@ -153,12 +153,27 @@ def test_complex_fast_path_is_taken_only_where_pairs_are_adjacent():
     assert not _complex_viewable(x.astype(">f4")) and not _complex_viewable(np.asfortranarray(x))
 
 
-def test_inf_and_nan_stay_in_their_own_pair():
-    x = np.array([[np.inf, 1.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0]])
-    for layout in ("interleaved", "half"):
-        y = apply_rope(x, [1, 2], layout=layout)
-        assert np.all(np.isfinite(y[1]))
-        assert np.all(np.isfinite(y[0][[2, 3]] if layout == "interleaved" else y[0][[1, 3]]))
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("bad", [np.inf, -np.inf, np.nan])
+def test_non_finite_x_is_rejected_with_its_index(layout, bad):
+    """The input contract: NaN/±inf in x is an error naming x and the first bad index (the result
+    is checked, so a large x is read once more only when something is wrong)."""
+    x = np.ones((2, 3, 4))
+    x[1, 2, 3] = bad
+    with pytest.raises(ValueError, match=rf"^x must contain only finite values, got {bad} at index \(1, 2, 3\)$"):
+        apply_rope(x, [1, 2, 3], layout=layout)
+    with pytest.raises(ValueError, match=r"^x must contain only finite values, got .* at index \(1, 2, 3\)$"):
+        RopeCache(4, max_position=8).apply(x, [1, 2, 3], layout=layout)
+    x[1, 2, 3] = 1.0
+    assert np.all(np.isfinite(apply_rope(x, [1, 2, 3], layout=layout)))  # the control: finite x passes
+
+
+def test_overflowing_x_is_an_error_not_inf():
+    """float32 near its largest value: a rotated pair can exceed it (|a cos - b sin| up to √2·max)."""
+    x = np.full((1, 4), np.finfo(np.float32).max, dtype=np.float32)
+    with pytest.raises(ValueError, match=r"^x \(largest \|x\| = 3.4e\+38\).*not finite"):
+        apply_rope(x, [1], layout="interleaved")
+    assert np.all(np.isfinite(apply_rope(x / 2, [1], layout="interleaved")))  # half as large: fits
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])

@@ -180,7 +180,8 @@ def test_cli_checks_sizes_and_plot_dir_before_running_anything(tmp_path, capsys,
 
 def test_cli_wrong_variant_exits_1(monkeypatch, capsys):
     """The benchmark's own check, through the command: a wrong apply_rope is reported, nothing is timed."""
-    monkeypatch.setattr(bench, "apply_rope", lambda x, m, theta, layout: apply_rope(x, m + 1, theta=theta, layout=layout))
+    wrong = lambda x, m, theta, layout: apply_rope(x, m + 1, theta=theta, layout=layout)  # noqa: E731
+    monkeypatch.setattr(bench, "apply_rope", wrong)
     monkeypatch.setattr(bench, "time_rounds", lambda *a, **k: pytest.fail("timed a wrong variant"))
     assert main(CLI_TINY) == 1
     err = capsys.readouterr().err

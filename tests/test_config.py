@@ -100,7 +100,7 @@ def test_errors_name_the_key(config, message):
 def test_bad_types():
     with pytest.raises(TypeError, match="config must be a mapping"):
         frequencies_from_config([("rope_theta", 1e4)])
-    with pytest.raises(ValueError, match="seq_len must be a positive integer"):
+    with pytest.raises(ValueError, match="seq_len must be an integer >= 1"):
         frequencies_from_config(CONFIGS["llama2_7b"], seq_len=0)
 
 

@@ -332,7 +332,7 @@ def test_angles_in_format_rejects_bad_input():
         angles_in_format(np.inf, 8)
     with pytest.raises(ValueError, match=r"^d must be a positive even integer, got 7$"):
         phase_error(1, 7)
-    with pytest.raises(ValueError, match=r"^m must be small enough for m\*theta to be finite in float32"):
+    with pytest.raises(ValueError, match=r"^m and base must keep m\*theta finite in float32"):
         angles_in_format(1e300, 8, dtype="float32")
 
 

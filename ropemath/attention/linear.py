@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_bool, check_finite, check_qk, check_v, check_x
+from ropemath.core._validate import _describe, check_bool, check_finite, check_qk, check_v, check_x, finite_result
 from ropemath.core.apply import apply_rope
 
 __all__ = [
@@ -63,6 +63,7 @@ def _check_denominators(denominators: np.ndarray) -> None:
 # --- linear attention ---------------------------------------------------------------------
 
 
+@finite_result
 def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     r"""Return :math:`\mathrm{elu}(x) + 1`, a positive feature map (the default for linear attention).
 
@@ -80,6 +81,7 @@ def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
 
 
+@finite_result
 def rope_linear_terms(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -122,6 +124,7 @@ def rope_linear_terms(
     return numerators, denominators
 
 
+@finite_result
 def rope_linear_attention(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -154,6 +157,7 @@ def rope_linear_attention(
     return (numerators @ check_v(v, numerators.shape[0])) / denominators[:, None]
 
 
+@finite_result
 def rope_linear_attention_prefix(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -210,6 +214,7 @@ def rope_linear_attention_prefix(
 # --- measurements ---------------------------------------------------------------------
 
 
+@finite_result
 def weight_sum_deviation(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -239,6 +244,7 @@ def weight_sum_deviation(
     return float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0)))
 
 
+@finite_result
 def smallest_numerator(
     q: npt.ArrayLike,
     k: npt.ArrayLike,

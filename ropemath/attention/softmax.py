@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.attention.linear import rope_linear_attention
-from ropemath.core._validate import _describe, check_bool, check_positions, check_qk, check_real, check_v
+from ropemath.core._validate import _describe, check_bool, check_positions, check_qk, check_real, check_v, finite_result
 from ropemath.core.apply import apply_rope
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
 # --- softmax attention --------------------------------------------------------------------
 
 
+@finite_result
 def rope_scores(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -61,6 +62,7 @@ def rope_scores(
     )
 
 
+@finite_result
 def rope_attention_weights(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -92,6 +94,7 @@ def rope_attention_weights(
     return weights / weights.sum(axis=1, keepdims=True)
 
 
+@finite_result
 def rope_softmax_attention(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -124,6 +127,7 @@ def rope_softmax_attention(
 # --- shift invariance ---------------------------------------------------------------------
 
 
+@finite_result
 def shift_invariance_error(
     q: npt.ArrayLike,
     k: npt.ArrayLike,

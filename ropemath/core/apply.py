@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_broadcast, check_layout, check_positions, check_x
+from ropemath.core._validate import check_broadcast, check_layout, check_positions, check_x, finite_result
 from ropemath.core.rotation import half_permutation, pair_frequencies
 
 __all__ = ["apply_rope", "to_half", "to_interleaved"]
@@ -139,6 +139,7 @@ def _rotate_pairs(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, 
     return out
 
 
+@finite_result
 def apply_rope(
     x: npt.ArrayLike,
     m: npt.ArrayLike,
@@ -170,7 +171,7 @@ def apply_rope(
     >>> apply_rope(to_half(x), 1, base=1e4, layout="half").round(4)
     array([0.5403, 1.    , 0.8415, 0.01  ])
     """
-    x = check_x(x)
+    x = check_x(x, finite=False)  # the result is checked instead (@finite_result names a bad x)
     m = check_positions(m)
     layout = check_layout(layout)
     theta = pair_frequencies(x.shape[-1], base, theta)
@@ -183,6 +184,7 @@ def apply_rope(
     return _rotate_pairs(x, cos, sin, layout, out)
 
 
+@finite_result
 def to_half(x: npt.ArrayLike) -> np.ndarray:
     r"""Reorder the last axis from the interleaved layout to the half layout.
 
@@ -197,6 +199,7 @@ def to_half(x: npt.ArrayLike) -> np.ndarray:
     return x[..., half_permutation(x.shape[-1])]
 
 
+@finite_result
 def to_interleaved(x: npt.ArrayLike) -> np.ndarray:
     r"""Reorder the last axis from the half layout to the interleaved layout (inverse of :func:`to_half`).
 

@@ -19,9 +19,12 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from ropemath.core._validate import finite_result
+
 __all__ = ["block_diagonal"]
 
 
+@finite_result
 def block_diagonal(blocks: Sequence[npt.ArrayLike] | np.ndarray) -> np.ndarray:
     r"""Return the float64 block-diagonal matrix with the given square blocks, built by a loop.
 

@@ -21,7 +21,18 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_base, check_broadcast, check_d, check_int, check_layout, check_x
+from ropemath.core._validate import (
+    _describe,
+    check_angles,
+    check_base,
+    check_broadcast,
+    check_d,
+    check_int,
+    check_layout,
+    check_work,
+    check_x,
+    finite_result,
+)
 from ropemath.core.apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
 from ropemath.core.rotation import pair_frequencies
 
@@ -52,7 +63,10 @@ class RopeCache:
         self.theta = pair_frequencies(self.d, base, theta)
         self.base = None if theta is not None else check_base(10000.0 if base is None else base)
         self.max_position = check_int(max_position, "max_position", minimum=1)
-        phi = np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta
+        check_work(self.max_position * (self.d // 2), 2**25, "max_position × d/2 (table entries, up to 40 bytes each)")
+        with np.errstate(over="ignore"):
+            phi = np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta
+        check_angles(phi, self.max_position - 1, self.theta, "max_position and theta")
         self._cos = np.cos(phi)  # float64, shape (max_position, d/2)
         self._sin = np.sin(phi)
         self._tables: dict[tuple[np.dtype, str], object] = {}
@@ -86,6 +100,7 @@ class RopeCache:
             return arr, slice(int(arr[0]), int(arr[-1]) + 1)  # consecutive positions: a view, no gather
         return arr, arr.astype(np.intp, copy=False)
 
+    @finite_result
     def apply(
         self,
         x: npt.ArrayLike,
@@ -108,7 +123,7 @@ class RopeCache:
         >>> x.round(4).tolist()
         [[1.0, 0.0], [-0.99, 0.1411]]
         """
-        x = check_x(x, d=self.d)
+        x = check_x(x, d=self.d, finite=False)  # the result is checked instead (@finite_result)
         m, index = self._check_m(m)
         layout = check_layout(layout)
         check_broadcast(m, x.shape[:-1])

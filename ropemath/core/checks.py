@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_layout, check_real, check_x
+from ropemath.core._validate import check_base, check_d, check_layout, check_real, check_x, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
 
@@ -38,6 +38,7 @@ def _pair(q: npt.ArrayLike, k: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     return q, k
 
 
+@finite_result
 def relative_position_error(
     q: npt.ArrayLike, k: npt.ArrayLike, m: float, n: float, base: float = 10000.0
 ) -> float:
@@ -60,6 +61,7 @@ def relative_position_error(
     return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))
 
 
+@finite_result
 def orthogonality_error(m: float, d: int, base: float = 10000.0) -> float:
     r"""Largest entry of :math:`|R^\top R - I|` for :math:`R = R^d_{\Theta,m}`.
 
@@ -74,6 +76,7 @@ def orthogonality_error(m: float, d: int, base: float = 10000.0) -> float:
     return float(np.max(np.abs(R.T @ R - np.eye(d))))
 
 
+@finite_result
 def determinant_error(m: float, d: int, base: float = 10000.0) -> float:
     r"""Return :math:`|\det R^d_{\Theta,m} - 1|` computed by LU factorisation of the dense matrix.
 
@@ -88,6 +91,7 @@ def determinant_error(m: float, d: int, base: float = 10000.0) -> float:
     return float(abs(np.linalg.det(R) - 1.0))
 
 
+@finite_result
 def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> float:
     r"""Largest relative change of the norm, :math:`|\,\|R x\| - \|x\|\,| / \|x\|`, over a batch.
 
@@ -99,6 +103,7 @@ def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> flo
     >>> norm_error(np.ones(8), 1e6) < 1e-15
     True
     """
+    base = check_base(base)
     x = check_x(x).astype(np.float64)
     nx = np.linalg.norm(x, axis=-1)
     if np.any(nx == 0):
@@ -107,6 +112,7 @@ def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> flo
     return float(np.max(np.abs(ny - nx) / nx))
 
 
+@finite_result
 def composition_error(m: float, n: float, d: int, base: float = 10000.0) -> float:
     r"""Largest entry of :math:`|R_m R_n - R_{m+n}|`.
 
@@ -122,6 +128,7 @@ def composition_error(m: float, n: float, d: int, base: float = 10000.0) -> floa
     return float(np.max(np.abs(lhs - rotation_matrix(m + n, d, base))))
 
 
+@finite_result
 def transpose_error(m: float, d: int, base: float = 10000.0) -> float:
     r"""Largest entry of :math:`|R_m^\top - R_{-m}|`.
 
@@ -136,6 +143,7 @@ def transpose_error(m: float, d: int, base: float = 10000.0) -> float:
     return float(np.max(np.abs(rotation_matrix(m, d, base).T - rotation_matrix(-m, d, base))))
 
 
+@finite_result
 def elementwise_error(
     x: npt.ArrayLike, m: float, base: float = 10000.0, layout: str = "interleaved"
 ) -> float:
@@ -150,6 +158,8 @@ def elementwise_error(
     True
     """
     x = check_x(x).astype(np.float64)
+    if x.size == 0:
+        raise ValueError(f"x must contain at least one vector, got shape {x.shape}")
     m = check_real(m, "m")
     layout = check_layout(layout)
     base = check_base(base)

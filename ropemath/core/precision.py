@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_base, check_d, check_int, check_positions, check_x
+from ropemath.core._validate import _describe, check_base, check_d, check_int, check_positions, check_x, finite_result
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = [
@@ -59,6 +59,7 @@ def _real_array(x: object, name: str) -> np.ndarray:
     return arr
 
 
+# not @finite_result: IEEE rounding overflows to ±inf and lets NaN/±inf through, which is what it models
 def to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
     r"""Round to the nearest bfloat16 value (ties to even); return it as a float32 array.
 
@@ -90,6 +91,7 @@ def to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
     return np.where(np.isnan(f32), f32, out)
 
 
+# not @finite_result: IEEE rounding overflows to ±inf and lets NaN/±inf through, which is what it models
 def round_to_format(x: npt.ArrayLike, dtype: str) -> np.ndarray:
     r"""Round ``x`` to the nearest value of format ``dtype``; return the values as float64.
 
@@ -114,6 +116,7 @@ def round_to_format(x: npt.ArrayLike, dtype: str) -> np.ndarray:
     return to_bfloat16(arr).astype(np.float64)
 
 
+@finite_result
 def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "float32") -> np.ndarray:
     r"""Return the angles :math:`m\theta_i` as computed in format ``dtype`` (as float64 values).
 
@@ -137,10 +140,14 @@ def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str
     phi = round_to_format(round_to_format(m, dtype)[..., None] * theta, dtype)
     if not np.all(np.isfinite(phi)):
         biggest = float(np.abs(m).max())
-        raise ValueError(f"m must be small enough for m*theta to be finite in {dtype}, got max |m| {biggest}")
+        raise ValueError(
+            f"m and base must keep m*theta finite in {dtype}, got max |m| {biggest} and largest theta "
+            f"{float(np.max(theta)):.3g} (base {base!r})"
+        )
     return phi
 
 
+@finite_result
 def phase_error(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "float32") -> np.ndarray:
     r"""Return the low-precision angles' error wrapped to :math:`[0, \pi]`, shape ``m.shape + (d//2,)``.
 
@@ -159,6 +166,7 @@ def phase_error(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "f
     return np.abs(np.mod(diff + np.pi, 2 * np.pi) - np.pi)
 
 
+@finite_result
 def largest_distinct_integer(dtype: str) -> int:
     r"""Return the first integer ``n`` with :math:`\mathrm{fl}(n + 1) = n`: from there on, positions collide.
 
@@ -192,6 +200,7 @@ def _rotate(x: np.ndarray, phi: np.ndarray) -> np.ndarray:
     return out
 
 
+@finite_result
 def shift_error_in_format(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -221,7 +230,7 @@ def shift_error_in_format(
     k = check_x(k, "k", d=q.shape[-1]).astype(np.float64)
     if q.ndim != 1 or k.ndim != 1:
         raise ValueError(f"q and k must be vectors of shape (d,), got {q.shape} and {k.shape}")
-    m, n, s = check_int(m, "m"), check_int(n, "n"), check_int(s, "s")
+    m, n, s = (check_int(v, name, minimum=-(2**53), maximum=2**53) for v, name in ((m, "m"), (n, "n"), (s, "s")))
     d = q.shape[0]
     phi = angles_in_format([m, n, m + s, n + s], d, base, dtype)
     before = _rotate(q, phi[0]) @ _rotate(k, phi[1])

@@ -22,11 +22,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_layout, check_positions
+from ropemath.core._validate import check_base, check_d, check_layout, check_positions, finite_result
 
 __all__ = ["frequencies", "pair_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 
 
+@finite_result
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the RoPE frequencies :math:`\theta_i` as a float64 array of shape (d//2,).
 
@@ -68,6 +69,7 @@ def pair_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike | N
     return arr
 
 
+@finite_result
 def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the rotation angles :math:`m\theta_i` in float64, shape ``m.shape + (d//2,)``.
 
@@ -83,6 +85,7 @@ def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     return m[..., None] * frequencies(d, base)
 
 
+@finite_result
 def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     r"""Return the counter-clockwise 2×2 rotation matrix :math:`R(a)`, shape ``a.shape + (2, 2)``.
 
@@ -98,6 +101,7 @@ def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     return np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=-2)
 
 
+@finite_result
 def half_permutation(d: int) -> np.ndarray:
     r"""Return the index array P with ``x_half = x_interleaved[..., P]``.
 
@@ -114,6 +118,7 @@ def half_permutation(d: int) -> np.ndarray:
     return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
 
 
+@finite_result
 def rotation_matrix(
     m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved"
 ) -> np.ndarray:

@@ -26,7 +26,14 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions
+from ropemath.core._validate import (
+    check_angles,
+    check_base,
+    check_d,
+    check_int,
+    check_positions,
+    finite_result,
+)
 from ropemath.core.checks import composition_error, norm_error, orthogonality_error, relative_position_error
 from ropemath.core.rotation import angles, frequencies
 
@@ -36,6 +43,7 @@ __all__ = ["UNIT_ROUNDOFF", "angle_rounding_error", "angle_error_bound", "error_
 UNIT_ROUNDOFF = 2.0**-53
 
 
+@finite_result
 def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`|\mathrm{fl}(m\theta_i) - m\theta_i|` computed exactly, shape ``m.shape + (d//2,)``.
 
@@ -62,6 +70,7 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     return out
 
 
+@finite_result
 def angle_error_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the rounding bound :math:`|m|\,\theta_i\,u` of the float64 angle, shape ``m.shape + (d//2,)``.
 
@@ -75,6 +84,7 @@ def angle_error_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
     return np.abs(angles(m, d, base)) * UNIT_ROUNDOFF
 
 
+@finite_result
 def error_vs_position(
     positions: npt.ArrayLike,
     d: int = 128,
@@ -113,7 +123,10 @@ def error_vs_position(
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {m_all.shape}")
     d = check_d(d)
     base = check_base(base)
-    r = check_int(r, "r")
+    r = check_int(r, "r", minimum=-(2**53), maximum=2**53)
+    with np.errstate(over="ignore"):
+        check_angles(2 * (np.abs(m_all).max() + abs(r)) * frequencies(d, base), m_all, frequencies(d, base),
+                     "positions and base")
     seed = check_int(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(d), rng.standard_normal(d)
@@ -129,6 +142,7 @@ def error_vs_position(
     return out
 
 
+@finite_result
 def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     r"""Return the least-squares slope :math:`s` of :math:`\log y` against :math:`\log x`.
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int
+from ropemath.core._validate import check_base, check_d, check_int, finite_result
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = ["wavelengths", "turns", "full_turn_count"]
 
 
+@finite_result
 def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the wavelengths :math:`\lambda_i` (positions per full turn), float64, shape (d//2,).
 
@@ -39,6 +40,7 @@ def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     return 2.0 * np.pi / frequencies(check_d(d), check_base(base))
 
 
+@finite_result
 def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the number of turns :math:`m\theta_i / 2\pi` of each pair at position ``m``.
 
@@ -53,6 +55,7 @@ def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     return angles(m, d, base) / (2.0 * np.pi)
 
 
+@finite_result
 def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     r"""Return how many pairs complete at least one full turn within ``context_length`` positions.
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from ropemath.core._validate import _describe, check_positions, finite_result
+
 __all__ = ["format_bound", "verdict", "verdict_above"]
 
 
@@ -37,7 +39,10 @@ def format_bound(bound: float | str) -> str:
 def _values(values: npt.ArrayLike, what: str) -> np.ndarray:
     if not isinstance(what, str) or not what:
         raise TypeError(f"what must be a non-empty str, got {what!r}")
-    arr = np.asarray(values, dtype=np.float64).ravel()
+    raw = np.asarray(values) if not isinstance(values, (str, bytes)) else np.asarray([values])
+    if raw.dtype.kind not in "iuf":
+        raise TypeError(f"values must be real numbers, got {_describe(values)}")
+    arr = raw.astype(np.float64).ravel()
     if arr.size == 0:
         raise ValueError(f"{what}: values must not be empty")
     if not np.all(np.isfinite(arr)):
@@ -45,6 +50,16 @@ def _values(values: npt.ArrayLike, what: str) -> np.ndarray:
     return arr
 
 
+def _bound(bound: object, bound_text: object) -> np.ndarray:
+    """The bound as finite float64 (scalar or array); ``bound_text`` must be a str or None."""
+    if bound_text is not None and not isinstance(bound_text, str):
+        raise TypeError(f"bound_text must be a str or None, got {_describe(bound_text)}")
+    if isinstance(bound, (bool, np.bool_, str, bytes)) or bound is None:
+        raise TypeError(f"bound must be a real number or an array of real numbers, got {_describe(bound)}")
+    return check_positions(bound, "bound")
+
+
+@finite_result
 def verdict(what: str, values: npt.ArrayLike, bound: npt.ArrayLike, *, bound_text: str | None = None) -> str:
     r"""Check :math:`v_j \le b_j` for every value (``bound`` broadcasts); return ``"<what> ≤ <bound>: yes"``.
 
@@ -58,7 +73,11 @@ def verdict(what: str, values: npt.ArrayLike, bound: npt.ArrayLike, *, bound_tex
     AssertionError: max |R^T R - I| ≤ 1e-15: NO (value at index 1 is 3× the bound)
     """
     arr = _values(values, what)
-    b = np.broadcast_to(np.asarray(bound, dtype=np.float64), arr.shape) if np.ndim(bound) else np.float64(bound)
+    bound = _bound(bound, bound_text)
+    try:
+        b = np.broadcast_to(bound, arr.shape) if np.ndim(bound) else np.float64(bound)
+    except ValueError:
+        raise ValueError(f"bound must broadcast to the values' shape {arr.shape}, got shape {bound.shape}") from None
     text = bound_text if bound_text is not None else format_bound(float(np.max(b)) if np.ndim(b) else float(b))
     over = arr > b
     if np.any(over):
@@ -69,6 +88,7 @@ def verdict(what: str, values: npt.ArrayLike, bound: npt.ArrayLike, *, bound_tex
     return f"{what} ≤ {text}: yes"
 
 
+@finite_result
 def verdict_above(what: str, values: npt.ArrayLike, bound: float, *, bound_text: str | None = None) -> str:
     r"""Check :math:`v_j \ge b` for every value; return ``"<what> ≥ <bound>: yes"`` or raise ``AssertionError``.
 
@@ -78,6 +98,10 @@ def verdict_above(what: str, values: npt.ArrayLike, bound: float, *, bound_text:
     'error of the wrong sign ≥ 0.1: yes'
     """
     arr = _values(values, what)
+    bound = _bound(bound, bound_text)
+    if bound.ndim:
+        raise ValueError(f"bound must be one real number, got shape {bound.shape}")
+    bound = float(bound)
     text = bound_text if bound_text is not None else format_bound(bound)
     under = arr < bound
     if np.any(under):

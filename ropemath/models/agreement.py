@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ropemath.core._validate import check_d, check_int, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies
 from ropemath.models.implementations import gptj_rope, meta_llama_rope, neox_rope
@@ -30,7 +31,8 @@ TOLERANCE = 2.0**-20  # relative to max |x|: float32 accuracy (Meta casts to flo
 
 
 def _sample(d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
+    d = check_d(d, maximum=4096)
+    rng = np.random.default_rng(check_int(seed, "seed", minimum=0))
     return rng.standard_normal((9, d)), np.array([0, 1, 7, 100, 4095, 8191, 32768, 100_003, 131_071])
 
 
@@ -38,6 +40,7 @@ def _agree(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.max(np.abs(np.asarray(a, dtype=np.float64) - b)) <= TOLERANCE * np.max(np.abs(b)))
 
 
+@finite_result
 def layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]]:
     r"""Return, per re-typed implementation, whether it equals ``apply_rope`` in each layout.
 
@@ -55,6 +58,7 @@ def layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]]:
             for name, y in outputs.items()}
 
 
+@finite_result
 def real_layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]] | None:
     r"""The same table from the real packages, or ``None`` if torch / transformers / llama_models are absent.
 
@@ -66,6 +70,7 @@ def real_layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool
     >>> result is None or result["Meta complex form"]["interleaved"]
     True
     """
+    _sample(d, seed)  # the arguments are checked whether or not the packages are installed
     try:
         import torch
         from llama_models.llama3.model import apply_rotary_emb

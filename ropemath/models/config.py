@@ -32,6 +32,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ropemath.core._validate import MAX_D, check_int, finite_result
+
 __all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config"]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
@@ -76,7 +78,9 @@ def _rotary_dim(flat: dict) -> int:
         raise ValueError(f"config['partial_rotary_factor'] must be in (0, 1], got {fraction!r}")
     dim = int(head_dim * fraction)
     if dim < 2 or dim % 2:
-        raise ValueError(f"head_dim × partial_rotary_factor must be an even integer >= 2, got {dim}")
+        raise ValueError(f"config['head_dim'] × partial_rotary_factor must be an even integer >= 2, got {dim}")
+    if dim > MAX_D:
+        raise ValueError(f"config['head_dim'] × partial_rotary_factor must be at most {MAX_D}, got {dim}")
     return dim
 
 
@@ -139,6 +143,7 @@ def _llama3(flat: dict, theta: np.ndarray) -> np.ndarray:
     return out
 
 
+@finite_result
 def frequencies_from_config(config: Mapping, *, seq_len: int | None = None) -> RopeFrequencies:
     r"""Return θ_i and the attention factor of a Hugging Face config (``inv_freq``, ``attention_scaling``).
 
@@ -167,8 +172,8 @@ def frequencies_from_config(config: Mapping, *, seq_len: int | None = None) -> R
     rope_type = flat.get("rope_type", flat.get("type", "default"))
     if rope_type not in ROPE_TYPES:
         raise ValueError(f"config['rope_type'] must be one of {', '.join(ROPE_TYPES)}, got {rope_type!r}")
-    if seq_len is not None and (isinstance(seq_len, bool) or not isinstance(seq_len, numbers.Integral) or seq_len < 1):
-        raise ValueError(f"seq_len must be a positive integer or None, got {seq_len!r}")
+    if seq_len is not None:
+        check_int(seq_len, "seq_len", minimum=1)
     base = _number(flat, "rope_theta")
     if base <= 1:
         raise ValueError(f"config['rope_theta'] must be > 1, got {base!r}")

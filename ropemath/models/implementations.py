@@ -35,13 +35,16 @@ import numpy.typing as npt
 
 from ropemath.core._validate import (
     _describe,
+    all_finite,
     check_base,
     check_broadcast,
     check_d,
+    check_finite,
     check_int,
     check_layout,
     check_positions,
     check_x,
+    finite_result,
 )
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import angles, half_permutation
@@ -68,6 +71,7 @@ def _angles_for(x: np.ndarray, m: object, base: float) -> np.ndarray:
     return np.broadcast_to(angles(m, x.shape[-1], base), x.shape[:-1] + (x.shape[-1] // 2,))
 
 
+@finite_result
 def meta_freqs_cis(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`e^{\mathrm{i} m\theta_i}` as complex128, shape ``m.shape + (d//2,)``.
 
@@ -85,6 +89,7 @@ def meta_freqs_cis(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarra
     return np.cos(phi) + 1j * np.sin(phi)
 
 
+@finite_result
 def meta_llama_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
     r"""Rotate ``x`` (shape (..., d)) the Meta Llama way: each pair, as a complex number, times a phase.
 
@@ -109,6 +114,7 @@ def meta_llama_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0
     return rotated[..., None].view(np.float64).reshape(x.shape).astype(x.dtype)
 
 
+@finite_result
 def rotate_every_two(x: npt.ArrayLike) -> np.ndarray:
     r"""Return :math:`(-x_1, x_0, -x_3, x_2, \dots)`: each interleaved pair turned by +90°.
 
@@ -126,6 +132,7 @@ def rotate_every_two(x: npt.ArrayLike) -> np.ndarray:
     return np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
 
 
+@finite_result
 def gptj_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
     r"""Rotate ``x`` the GPT-J way: ``x * cos + rotate_every_two(x) * sin`` (sin/cos repeated per pair).
 
@@ -146,6 +153,7 @@ def gptj_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     return (x * cos + rotate_every_two(x) * sin).astype(x.dtype, copy=False)
 
 
+@finite_result
 def rotate_half(x: npt.ArrayLike) -> np.ndarray:
     r"""Return ``cat(-x2, x1)`` where ``x1, x2`` are the first and second halves of the last axis.
 
@@ -162,6 +170,7 @@ def rotate_half(x: npt.ArrayLike) -> np.ndarray:
     return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
 
 
+@finite_result
 def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
     r"""Rotate ``x`` the GPT-NeoX / Hugging Face way: ``x * cos + rotate_half(x) * sin``.
 
@@ -181,6 +190,7 @@ def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     return (x * np.cos(emb) + rotate_half(x) * np.sin(emb)).astype(x.dtype, copy=False)
 
 
+@finite_result
 def partial_rotary(
     x: npt.ArrayLike,
     m: npt.ArrayLike,
@@ -222,6 +232,7 @@ def _check_weight(w: object, n_heads: object, name: str) -> tuple[np.ndarray, in
         raise ValueError(
             f"{name} must have shape (n_heads*d_head, d_model) or (n_heads*d_head,), got shape {arr.shape}"
         )
+    check_finite(arr, name)
     h = check_int(n_heads, "n_heads", minimum=1)
     rows = arr.shape[0]
     if rows % h or (rows // h) % 2 or rows == 0:
@@ -231,6 +242,7 @@ def _check_weight(w: object, n_heads: object, name: str) -> tuple[np.ndarray, in
     return arr, h, rows // h
 
 
+@finite_result
 def permute_for_half(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     r"""Permute the rows of a query/key weight, head by head, from the interleaved to the half layout.
 
@@ -251,6 +263,7 @@ def permute_for_half(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     return arr.reshape((h, d_head) + arr.shape[1:])[:, p].reshape(arr.shape)
 
 
+@finite_result
 def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     r"""Undo :func:`permute_for_half`: rows of each head back from the half to the interleaved layout.
 
@@ -267,6 +280,7 @@ def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     return arr.reshape((h, d_head) + arr.shape[1:])[:, inverse].reshape(arr.shape)
 
 
+@finite_result
 def multihead_rope_attention(
     x: npt.ArrayLike,
     w_q: npt.ArrayLike,
@@ -300,14 +314,17 @@ def multihead_rope_attention(
     x = np.asarray(x)
     if x.dtype.kind != "f":
         raise TypeError(f"x must be a real floating-point array of shape (T, d_model), got {_describe(x)}")
-    if x.ndim != 2:
-        raise ValueError(f"x must have shape (T, d_model), got shape {x.shape}")
+    if x.ndim != 2 or x.shape[0] == 0:
+        raise ValueError(f"x must have shape (T, d_model) with T >= 1, got shape {x.shape}")
+    check_finite(x, "x")
     wq, h, d_head = _check_weight(w_q, n_heads, "w_q")
     wk, _, _ = _check_weight(w_k, n_heads, "w_k")
     wv, _, _ = _check_weight(w_v, n_heads, "w_v")
     for name, w in (("w_q", wq), ("w_k", wk), ("w_v", wv)):
         if w.shape != (h * d_head, x.shape[1]):
-            raise ValueError(f"{name} must have shape {(h * d_head, x.shape[1])}, got shape {w.shape}")
+            raise ValueError(
+                f"{name} must have shape {(h * d_head, x.shape[1])} (d_model = x.shape[1]), got shape {w.shape}"
+            )
     T = x.shape[0]
     pos = np.arange(T, dtype=np.float64) if m is None else check_positions(m)
     if pos.shape != (T,):
@@ -319,11 +336,20 @@ def multihead_rope_attention(
     def heads(w: np.ndarray) -> np.ndarray:  # (n_heads, T, d_head)
         return (x @ w.T).reshape(T, h, d_head).transpose(1, 0, 2)
 
-    q = apply_rope(heads(wq), pos, layout=layout, base=base, theta=theta)
-    k = apply_rope(heads(wk), pos, layout=layout, base=base, theta=theta)
+    projected = {}
+    for name, w in (("w_q", wq), ("w_k", wk), ("w_v", wv)):
+        with np.errstate(over="ignore", invalid="ignore"):
+            projected[name] = heads(w)
+        if not all_finite(projected[name]):
+            raise ValueError(
+                f"x and {name}: the projection x @ {name}.T overflows float64 (largest |x| "
+                f"{float(np.max(np.abs(x))):.3g}, largest |{name}| {float(np.max(np.abs(w))):.3g})"
+            )
+    q = apply_rope(projected["w_q"], pos, layout=layout, base=base, theta=theta)
+    k = apply_rope(projected["w_k"], pos, layout=layout, base=base, theta=theta)
     scores = q @ k.transpose(0, 2, 1) / np.sqrt(d_head)
     masked = np.where(np.tril(np.ones((T, T), dtype=bool)), scores, -np.inf) if causal else scores
     weights = np.exp(masked - masked.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
-    out = (weights @ heads(wv)).transpose(1, 0, 2).reshape(T, h * d_head)
+    out = (weights @ projected["w_v"]).transpose(1, 0, 2).reshape(T, h * d_head)
     return scores, out

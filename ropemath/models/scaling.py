@@ -26,7 +26,18 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real, check_scale, check_x
+from ropemath.core._validate import (
+    check_angles,
+    check_base,
+    check_d,
+    check_int,
+    check_positions,
+    check_real,
+    check_scale,
+    check_tolerance,
+    check_x,
+    finite_result,
+)
 from ropemath.core.blocks import block_diagonal
 from ropemath.core.rotation import frequencies, rotation_2d
 from ropemath.models.yarn import yarn_frequencies, yarn_reference_frequencies
@@ -53,6 +64,7 @@ def _theta(theta: npt.ArrayLike, name: str = "theta") -> np.ndarray:
     return arr
 
 
+@finite_result
 def position_interpolation(d: int, base: float = 10000.0, *, scale: float) -> np.ndarray:
     r"""Position Interpolation: every frequency divided by the extension factor.
 
@@ -67,6 +79,7 @@ def position_interpolation(d: int, base: float = 10000.0, *, scale: float) -> np
     return frequencies(d, base) / check_scale(scale)
 
 
+@finite_result
 def ntk_base(d: int, base: float = 10000.0, *, scale: float) -> float:
     r"""NTK-aware base change: the base that divides the lowest frequency by exactly ``s``.
 
@@ -86,6 +99,7 @@ def ntk_base(d: int, base: float = 10000.0, *, scale: float) -> float:
     return check_base(base) * check_scale(scale) ** (d / (d - 2))
 
 
+@finite_result
 def ntk_frequencies(d: int, base: float = 10000.0, *, scale: float) -> np.ndarray:
     r"""NTK-aware scaling: the ordinary frequencies of the new base :func:`ntk_base`.
 
@@ -97,6 +111,7 @@ def ntk_frequencies(d: int, base: float = 10000.0, *, scale: float) -> np.ndarra
     return frequencies(d, ntk_base(d, base, scale=scale))
 
 
+@finite_result
 def dynamic_ntk_scale(length: int, original_length: int) -> float:
     r"""The factor used by dynamic NTK at the current sequence length.
 
@@ -114,6 +129,7 @@ def dynamic_ntk_scale(length: int, original_length: int) -> float:
     return max(1.0, length / L)
 
 
+@finite_result
 def dynamic_ntk_frequencies(d: int, base: float = 10000.0, *, length: int, original_length: int) -> np.ndarray:
     r"""Dynamic NTK: :func:`ntk_frequencies` with the factor :math:`s(\ell) = \max(1, \ell/L)`.
 
@@ -127,6 +143,7 @@ def dynamic_ntk_frequencies(d: int, base: float = 10000.0, *, length: int, origi
     return ntk_frequencies(d, base, scale=dynamic_ntk_scale(length, original_length))
 
 
+@finite_result
 def extension_frequencies(
     d: int = 128, base: float = 10000.0, *, scale: float = 16.0, original_length: int = 4096
 ) -> dict[str, np.ndarray]:
@@ -158,6 +175,7 @@ def extension_frequencies(
 # --- unseen angles ------------------------------------------------------------------------
 
 
+@finite_result
 def never_full_turn(theta: npt.ArrayLike, length: int) -> np.ndarray:
     r"""Boolean mask of the pairs that never complete a full turn within ``length`` positions.
 
@@ -173,6 +191,7 @@ def never_full_turn(theta: npt.ArrayLike, length: int) -> np.ndarray:
     return 2.0 * np.pi / th > L
 
 
+@finite_result
 def angle_range_ratio(
     theta_new: npt.ArrayLike, theta: npt.ArrayLike, *, length: int, new_length: int
 ) -> np.ndarray:
@@ -194,6 +213,7 @@ def angle_range_ratio(
     return (L2 / L) * (new / old)
 
 
+@finite_result
 def unseen_angle_pairs(
     theta_new: npt.ArrayLike, theta: npt.ArrayLike, *, length: int, new_length: int, rtol: float = 1e-12
 ) -> np.ndarray:
@@ -209,13 +229,14 @@ def unseen_angle_pairs(
     18
     """
     ratio = angle_range_ratio(theta_new, theta, length=length, new_length=new_length)
-    rtol = check_real(rtol, "rtol")
+    rtol = check_tolerance(rtol, "rtol")
     return never_full_turn(theta, length) & (ratio > 1.0 + rtol)
 
 
 # --- the relative-position identity with any frequencies ----------------------------------
 
 
+@finite_result
 def theta_rotation_matrix(m: float, theta: npt.ArrayLike) -> np.ndarray:
     r"""Dense block-diagonal rotation for arbitrary frequencies (interleaved layout), shape (d, d).
 
@@ -229,9 +250,12 @@ def theta_rotation_matrix(m: float, theta: npt.ArrayLike) -> np.ndarray:
     """
     m = check_real(m, "m")
     th = _theta(theta)
-    return block_diagonal(rotation_2d(m * th))
+    with np.errstate(over="ignore"):
+        phi = m * th
+    return block_diagonal(rotation_2d(check_angles(phi, m, th)))
 
 
+@finite_result
 def theta_relative_position_error(
     q: npt.ArrayLike, k: npt.ArrayLike, m: float, n: float, theta: npt.ArrayLike
 ) -> float:
@@ -248,8 +272,12 @@ def theta_relative_position_error(
     True
     """
     th = _theta(theta)
-    q = check_x(q, "q", d=2 * th.size).astype(np.float64)
-    k = check_x(k, "k", d=2 * th.size).astype(np.float64)
+    q, k = check_x(q, "q").astype(np.float64), check_x(k, "k").astype(np.float64)
+    if q.shape[-1] != 2 * th.size or k.shape[-1] != 2 * th.size:
+        raise ValueError(
+            f"q, k and theta must agree: q and k need 2 × len(theta) = {2 * th.size} coordinates, "
+            f"got shapes {q.shape} and {k.shape}"
+        )
     if q.ndim != 1 or k.ndim != 1:
         raise ValueError(f"q and k must be vectors of shape (d,), got {q.shape} and {k.shape}")
     m, n = check_real(m, "m"), check_real(n, "n")

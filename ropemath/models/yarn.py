@@ -27,7 +27,15 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real, check_scale
+from ropemath.core._validate import (
+    check_base,
+    check_d,
+    check_int,
+    check_positions,
+    check_real,
+    check_scale,
+    finite_result,
+)
 from ropemath.core.rotation import frequencies
 
 __all__ = [
@@ -42,6 +50,7 @@ __all__ = [
 ]
 
 
+@finite_result
 def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
     r"""YaRN's ramp :math:`\gamma(r)` (paper, eq. 18), elementwise, float64.
 
@@ -61,6 +70,7 @@ def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.nd
     return np.clip((r - alpha) / (beta - alpha), 0.0, 1.0)
 
 
+@finite_result
 def yarn_frequencies(
     d: int,
     base: float = 10000.0,
@@ -91,6 +101,7 @@ def yarn_frequencies(
     return (1.0 - gamma) * th / s + gamma * th
 
 
+@finite_result
 def yarn_correction_dim(num_rotations: float, d: int, base: float, original_length: int) -> float:
     r"""Pair index at which a pair makes exactly ``num_rotations`` turns in ``original_length``.
 
@@ -104,8 +115,8 @@ def yarn_correction_dim(num_rotations: float, d: int, base: float, original_leng
     (45.0269, 20.9445)
     """
     rho = check_real(num_rotations, "num_rotations")
-    if rho <= 0:
-        raise ValueError(f"num_rotations must be > 0, got {rho}")
+    if not 1e-6 <= rho <= 1e6:
+        raise ValueError(f"num_rotations must be in [1e-6, 1e6] (rotations within the context), got {rho}")
     d = check_d(d)
     base = check_base(base)
     if base == 1.0:
@@ -114,6 +125,7 @@ def yarn_correction_dim(num_rotations: float, d: int, base: float, original_leng
     return d * math.log(L / (2.0 * math.pi * rho)) / (2.0 * math.log(base))
 
 
+@finite_result
 def yarn_correction_range(
     d: int,
     base: float,
@@ -138,6 +150,9 @@ def yarn_correction_range(
     """
     if not isinstance(truncate, (bool, np.bool_)):
         raise TypeError(f"truncate must be a bool, got {type(truncate).__name__}")
+    for value, name in ((beta_fast, "beta_fast"), (beta_slow, "beta_slow")):
+        if not 1e-6 <= check_real(value, name) <= 1e6:
+            raise ValueError(f"{name} must be a number of rotations in [1e-6, 1e6], got {value!r}")
     low = yarn_correction_dim(beta_fast, d, base, original_length)
     high = yarn_correction_dim(beta_slow, d, base, original_length)
     if truncate:
@@ -145,6 +160,7 @@ def yarn_correction_range(
     return float(max(low, 0)), float(min(high, d - 1))
 
 
+@finite_result
 def yarn_reference_frequencies(
     d: int,
     base: float = 10000.0,
@@ -184,6 +200,7 @@ def yarn_reference_frequencies(
     return th / s * (1.0 - mask) + th * mask
 
 
+@finite_result
 def yarn_attention_factor(scale: float) -> float:
     r"""YaRN's attention temperature, as the factor :math:`\sqrt{1/t}` applied to q and k.
 
@@ -217,6 +234,7 @@ def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length
     return out, np.where(divided, "divided", np.where(kept, "kept", "blended"))
 
 
+@finite_result
 def llama31_frequencies(
     d: int = 128,
     base: float = 500000.0,
@@ -247,6 +265,7 @@ def llama31_frequencies(
     return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0]
 
 
+@finite_result
 def llama31_bands(
     d: int = 128,
     base: float = 500000.0,

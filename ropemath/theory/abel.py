@@ -20,7 +20,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_layout, check_positions, check_x
+from ropemath.core._validate import (
+    check_base,
+    check_d,
+    check_int,
+    check_layout,
+    check_positions,
+    check_x,
+    finite_result,
+)
 from ropemath.core.apply import apply_rope
 from ropemath.theory.decay import DEFAULT_CHUNK, _chunked, _theta, decay_bound, partial_sums
 
@@ -34,6 +42,7 @@ __all__ = [
 ]
 
 
+@finite_result
 def pair_products(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> np.ndarray:
     r"""Return :math:`h_i = q_{[2i:2i+1]}\, k^*_{[2i:2i+1]}`, complex of shape ``(..., d/2)``.
 
@@ -60,6 +69,7 @@ def _vectors(q: npt.ArrayLike, k: npt.ArrayLike, layout: str) -> np.ndarray:
     return h
 
 
+@finite_result
 def complex_score(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -94,6 +104,7 @@ def complex_score(
     return _chunked(r, chunk, block)
 
 
+@finite_result
 def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> float:
     r"""Return the constant of RoFormer eq. (37), :math:`\max_i |h_{i+1} - h_i|` with :math:`h_{d/2} = 0`.
 
@@ -109,6 +120,7 @@ def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> float:
     return float(np.max(np.abs(np.diff(np.append(h, 0.0)))))
 
 
+@finite_result
 def abel_bound(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -136,6 +148,7 @@ def abel_bound(
     return c * half * decay_bound(r, 2 * half, base, theta=theta, chunk=chunk)
 
 
+@finite_result
 def abel_identity_error(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -170,6 +183,7 @@ def abel_identity_error(
     return float(np.max(np.abs(lhs - rhs), initial=0.0) / scale)
 
 
+@finite_result
 def abel_check(
     d: int = 128,
     base: float = 10000.0,

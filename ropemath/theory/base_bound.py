@@ -32,7 +32,15 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real
+from ropemath.core._validate import (
+    check_base,
+    check_d,
+    check_int,
+    check_positions,
+    check_real,
+    check_work,
+    finite_result,
+)
 
 __all__ = ["BaseBound", "cosine_sum", "cosine_sum_minimum", "base_lower_bound", "failing_intervals"]
 
@@ -64,6 +72,7 @@ def _blocks(theta: np.ndarray, length: int):
         yield start, c[:, : min(c.shape[1], length - start)]
 
 
+@finite_result
 def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`C_b(m) = \sum_{i=0}^{d/2-1}\cos(m\theta_i)`, shape ``m.shape`` (direct sum).
 
@@ -83,6 +92,7 @@ def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndar
     return np.cos(m[..., None] * _theta(d, np.asarray(base))).sum(axis=-1)
 
 
+@finite_result
 def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0) -> np.ndarray:
     r"""Return :math:`\min_{0 \le m < L} C_b(m)` for each base (shape ``np.shape(base)``).
 
@@ -101,6 +111,7 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
     bases = check_positions(base, "base")
     if np.any(bases <= 0):
         raise ValueError("base must contain only real numbers > 0, got a value <= 0")
+    check_work(L * (d // 2) * bases.size, 2**33, "length × d/2 × number of bases (cosines evaluated)")
     flat = bases.reshape(-1)
     out = np.full(flat.shape, np.inf)
     for _, c in _blocks(_theta(d, flat), L):
@@ -176,6 +187,7 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
     raise RuntimeError(f"base_lower_bound: no base found within max_steps={max_steps} (length {L})")
 
 
+@finite_result
 def base_lower_bound(
     length: int, d: int = 128, *, start: float = 1.0, rtol: float = 1e-9, max_steps: int = 100000
 ) -> BaseBound:
@@ -208,14 +220,18 @@ def base_lower_bound(
     """
     L = check_int(length, "length", minimum=1)
     d = check_d(d)
+    check_work(L * (d // 2), 2**22, "length × d/2 (cosines per scan of the search)")
     start = check_base(start, "start")
+    if not 1 <= start <= 1e300:
+        raise ValueError(f"start must be a base in [1, 1e300] (the search only increases it), got {start}")
     rtol = check_real(rtol, "rtol")
-    if not 0 < rtol < 0.1:
-        raise ValueError(f"rtol must be in (0, 0.1), got {rtol}")
+    if not 1e-15 <= rtol < 0.1:
+        raise ValueError(f"rtol must be in [1e-15, 0.1) (float64 resolves bases to ~2e-16), got {rtol}")
     max_steps = check_int(max_steps, "max_steps", minimum=1)
     return _search(L, d, start, rtol, max_steps)
 
 
+@finite_result
 def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tuple[float, float, float]]:
     r"""Group the grid points where the condition fails into runs: ``(first base, last base, worst margin)``.
 

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real, finite_result
 from ropemath.core.rotation import frequencies
 
 __all__ = [
@@ -69,6 +69,7 @@ def _sums_block(r: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return re, im
 
 
+@finite_result
 def partial_sums(
     r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None
 ) -> np.ndarray:
@@ -113,6 +114,7 @@ def _chunked(r: np.ndarray, chunk: int, fn) -> np.ndarray:
     return out.reshape(r.shape)
 
 
+@finite_result
 def decay_bound(
     r: npt.ArrayLike,
     d: int,
@@ -149,6 +151,7 @@ def decay_bound(
     return _chunked(r, chunk, block)
 
 
+@finite_result
 def decay_bound_slope(
     r: npt.ArrayLike,
     d: int,
@@ -191,6 +194,7 @@ def decay_bound_slope(
     return _chunked(r, chunk, block)
 
 
+@finite_result
 def rising_intervals(
     d: int = 128,
     base: float = 10000.0,
@@ -246,6 +250,7 @@ def rising_intervals(
     return out
 
 
+@finite_result
 def binned_bound(
     edges: npt.ArrayLike,
     d: int,

@@ -29,7 +29,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_base, check_d, check_int, check_positions, check_x
+from ropemath.core._validate import (
+    MAX_D,
+    _describe,
+    check_base,
+    check_d,
+    check_int,
+    check_positions,
+    check_x,
+    finite_result,
+)
 from ropemath.core.rotation import frequencies
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -74,6 +83,7 @@ def _check_sequence(positions: object, name: str = "positions") -> np.ndarray:
     return arr
 
 
+@finite_result
 def sinusoidal_encoding(positions: npt.ArrayLike, d: int, *, base: float = 10000.0) -> np.ndarray:
     r"""Return the sinusoidal position vectors, shape ``positions.shape + (d,)``, float64.
 
@@ -100,6 +110,7 @@ def sinusoidal_encoding(positions: npt.ArrayLike, d: int, *, base: float = 10000
     return out
 
 
+@finite_result
 def sinusoidal_dot_closed_form(r: npt.ArrayLike, d: int, *, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`\sum_t \cos(r\,\omega_t)`, the closed form of :math:`p_i^\top p_j` at :math:`r = i-j`.
 
@@ -115,6 +126,7 @@ def sinusoidal_dot_closed_form(r: npt.ArrayLike, d: int, *, base: float = 10000.
     return np.cos(r[..., None] * frequencies(check_d(d), check_base(base))).sum(axis=-1)
 
 
+@finite_result
 def additive_scores(
     x: npt.ArrayLike, p: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike
 ) -> np.ndarray:
@@ -147,6 +159,7 @@ def additive_scores(
     return q @ k.T
 
 
+@finite_result
 def sinusoidal_scores(
     x: npt.ArrayLike,
     positions: npt.ArrayLike,
@@ -168,6 +181,8 @@ def sinusoidal_scores(
     x = check_x(x, "x")
     if x.ndim != 2:
         raise ValueError(f"x must have shape (N, d), got shape {x.shape}")
+    if x.shape[0] == 0:
+        raise ValueError(f"x must contain at least one vector (shape (N, d), N >= 1), got shape {x.shape}")
     positions = _check_sequence(positions)
     if positions.shape[0] != x.shape[0]:
         raise ValueError(f"positions must have shape ({x.shape[0]},), got shape {positions.shape}")
@@ -175,6 +190,7 @@ def sinusoidal_scores(
     return additive_scores(x, p, w_q, w_k)
 
 
+@finite_result
 def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
     r"""Return the (N, N) matrix of a learned relative bias :math:`b(\mathrm{clip}(m-n, -K, K))`.
 
@@ -207,6 +223,7 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
 # --- symbolic results (sympy imported lazily) --------------------------------------------
 
 
+@finite_result
 def additive_score_expansion(
     d: int | None = None, d_k: int | None = None
 ) -> tuple[sympy.Expr, dict[str, sympy.Expr]]:
@@ -232,7 +249,11 @@ def additive_score_expansion(
     import sympy as sp
 
     d_sym = sp.Symbol("d", integer=True, positive=True) if d is None else check_d(d)
-    dk_sym = sp.Symbol("d_k", integer=True, positive=True) if d_k is None else check_int(d_k, "d_k", minimum=1)
+    dk_sym = (
+        sp.Symbol("d_k", integer=True, positive=True)
+        if d_k is None
+        else check_int(d_k, "d_k", minimum=1, maximum=MAX_D)
+    )
     x_i, p_i = sp.MatrixSymbol("x_i", d_sym, 1), sp.MatrixSymbol("p_i", d_sym, 1)
     x_j, p_j = sp.MatrixSymbol("x_j", d_sym, 1), sp.MatrixSymbol("p_j", d_sym, 1)
     w_q, w_k = sp.MatrixSymbol("W_q", dk_sym, d_sym), sp.MatrixSymbol("W_k", dk_sym, d_sym)
@@ -249,6 +270,7 @@ def additive_score_expansion(
     return lhs, {key: labels[key] for key in order}
 
 
+@finite_result
 def sinusoidal_dot_identity(d: int) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
     r"""Prove :math:`p_i^\top p_j = \sum_t \cos((i-j)\omega_t)` with sympy; return ``(lhs, rhs, residual)``.
 
@@ -284,6 +306,7 @@ def sinusoidal_dot_identity(d: int) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]
     return lhs, rhs, residual
 
 
+@finite_result
 def sinusoidal_pair_decomposition() -> dict[str, sympy.Expr]:
     r"""Split :math:`p_i^\top M p_j` (one sinusoidal pair, any 2×2 M) into relative and absolute parts.
 

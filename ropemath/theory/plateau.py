@@ -24,7 +24,7 @@ import functools
 
 import numpy as np
 
-from ropemath.core._validate import check_d
+from ropemath.core._validate import check_d, finite_result
 
 __all__ = ["random_phase_level"]
 
@@ -63,6 +63,7 @@ def _mean_walk_lengths(count: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+@finite_result
 def random_phase_level(d: int, *, exact: bool = True) -> float:
     r"""Return the far-out level of :math:`B(r)` predicted by independent uniform phases.
 
