@@ -196,3 +196,18 @@ def test_complex_path_and_two_product_formula_are_within_1_5_ulp(dtype):
     eps = np.finfo(dtype).eps
     for y in (apply_rope(x, m[:, 0], layout="interleaved"), formula):
         assert np.max(np.abs(y.astype(wide) - exact) / norm) <= 1.5 * eps
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(2,), (1, 2), (2, 1, 2), (4,), (6,)])
+def test_layouts_agree_bit_for_bit_for_a_lone_pair(dtype, shape):
+    """d = 2 and one vector: numpy's complex multiply of a single number out of place can differ in
+    the last bit from in place, so the lone pair must take the same kernel in both layouts (#14).
+    Before the fix, shape (2,) failed here in 175 of 400 cases on an AVX2 machine."""
+    rng = np.random.default_rng(6)  # seed 6
+    xs = rng.standard_normal((400,) + shape).astype(dtype)
+    ms = rng.integers(0, 10**5, size=400)
+    for x, m in zip(xs, ms):
+        np.testing.assert_array_equal(
+            apply_rope(to_half(x), m, layout="half"), to_half(apply_rope(x, m, layout="interleaved"))
+        )
