@@ -207,7 +207,7 @@ def test_layouts_agree_bit_for_bit_for_a_lone_pair(dtype, shape):
     rng = np.random.default_rng(6)  # seed 6
     xs = rng.standard_normal((400,) + shape).astype(dtype)
     ms = rng.integers(0, 10**5, size=400)
-    for x, m in zip(xs, ms):
+    for x, m in zip(xs, ms, strict=True):
         np.testing.assert_array_equal(
             apply_rope(to_half(x), m, layout="half"), to_half(apply_rope(x, m, layout="interleaved"))
         )

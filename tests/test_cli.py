@@ -53,7 +53,7 @@ def test_check_command_fails_when_tolerance_is_impossible(capsys):
 
 def test_check_command_bad_dimension(capsys):
     assert main(["check", "--dims", "7"]) == 2
-    assert "d must be a positive even integer, got 7" in capsys.readouterr().err
+    assert "ropemath check: error: --dims must be a positive even integer, got 7" in capsys.readouterr().err
 
 
 def test_readme_documents_every_command():

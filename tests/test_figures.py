@@ -171,8 +171,8 @@ def test_unknown_only_name_lists_the_names(capsys):
 def test_out_must_be_an_existing_directory(tmp_path, capsys):
     afile = tmp_path / "file.png"
     afile.write_bytes(b"x")
-    _one_line_error(capsys, ["figures", "--out", str(afile), "--only", "long_term_decay"], "is not a directory")
-    _one_line_error(capsys, ["figures", "--out", str(afile), "--check"], "is not a directory")
+    _one_line_error(capsys, ["figures", "--out", str(afile), "--only", "long_term_decay"], "--out: not a directory")
+    _one_line_error(capsys, ["figures", "--out", str(afile), "--check"], "--out: not a directory")
     _one_line_error(capsys, ["figures", "--out", str(tmp_path / "missing")], "does not exist")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.png"]
 

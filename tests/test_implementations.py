@@ -507,7 +507,9 @@ def test_multihead_attention_rejects_bad_input():
         multihead_rope_attention(np.ones((5, 6), dtype=int), w, w, w, 2, layout="interleaved")
     with pytest.raises(ValueError, match=r"^x must have shape \(T, d_model\) with T >= 1, got shape \(6,\)$"):
         multihead_rope_attention(np.ones(6), w, w, w, 2, layout="interleaved")
-    with pytest.raises(ValueError, match=r"^w_k must have shape \(8, 6\) \(d_model = x.shape\[1\]\), got shape \(8, 5\)$"):
+    with pytest.raises(
+        ValueError, match=r"^w_k must have shape \(8, 6\) \(d_model = x.shape\[1\]\), got shape \(8, 5\)$"
+    ):
         multihead_rope_attention(x, w, np.ones((8, 5)), w, 2, layout="interleaved")
     with pytest.raises(ValueError, match=r"^m must have shape \(5,\) \(one position per row of x\), got shape \(4,\)$"):
         multihead_rope_attention(x, w, w, w, 2, m=np.arange(4), layout="interleaved")

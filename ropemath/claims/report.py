@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 
 from ropemath.claims.ledger import VERDICTS, Result
 
@@ -90,6 +92,9 @@ def run_cli(args: argparse.Namespace) -> int:
     """Run the ledger (or one note's part), print it; 1 if any check disagrees, 2 for a bad ``--source``."""
     from ropemath.claims import run_ledger
 
+    if args.source is not None and os.sep in args.source and not Path(args.source).is_file():
+        print(f"ropemath claims: error: --source: no such file: {args.source}", file=sys.stderr)
+        return 2
     try:
         results = run_ledger(args.source)
     except (TypeError, ValueError) as exc:

@@ -25,16 +25,24 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit code 2
+    (``ropemath figures: error: argument --out: expected one argument``); ``-h`` shows the usage."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the top-level parser with one subparser per entry of :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="ropemath",
         description="Derive and machine-check the mathematics of RoPE (RoFormer, arXiv:2104.09864).",
     )
     from ropemath import __version__
 
     parser.add_argument("--version", action="version", version=f"ropemath {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name, (module_name, help_text) in COMMANDS.items():
         module = importlib.import_module(module_name)
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -52,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args._run(args))
+    except (TypeError, ValueError) as exc:  # an argument the command's functions reject: usage error
+        print(f"ropemath {args.command}: error: {exc}".splitlines()[0], file=sys.stderr)
+        return 2
     except BrokenPipeError:  # e.g. `ropemath claims | head`: stop quietly, like other Unix tools
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
@@ -70,10 +81,15 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Print one row per d with the largest error of each check; 1 if any exceeds ``--tol``."""
+    from ropemath.core._validate import check_d, check_int, check_tolerance
     from ropemath.core.checks import SURVEY_DIMS, survey
 
     try:
-        rows = survey(tuple(args.dims or SURVEY_DIMS), trials=args.trials, seed=args.seed)
+        dims = tuple(check_d(d, "--dims", maximum=4096) for d in (args.dims or SURVEY_DIMS))
+        trials = check_int(args.trials, "--trials", minimum=1, maximum=1000)
+        seed = check_int(args.seed, "--seed", minimum=0)
+        check_tolerance(args.tol, "--tol")
+        rows = survey(dims, trials=trials, seed=seed)
     except (TypeError, ValueError) as exc:
         print(f"ropemath check: error: {exc}", file=sys.stderr)
         return 2

@@ -265,9 +265,24 @@ def all_finite(arr: np.ndarray) -> bool:
     if arr.dtype.kind not in "fc" or arr.size == 0:
         return True
     with np.errstate(over="ignore", invalid="ignore"):
-        if np.isfinite(np.sum(arr)):
+        if arr.flags.c_contiguous and arr.dtype in _BLAS_DOT:
+            # BLAS dot of the entries with themselves: about twice as fast as np.sum, and a NaN or
+            # ±inf entry makes it non-finite (large finite entries may overflow it: then look closer)
+            flat = arr.reshape(-1).view(_BLAS_DOT[arr.dtype])
+            if np.isfinite(np.dot(flat, flat)):
+                return True
+        elif np.isfinite(np.sum(arr)):
             return True
     return bool(np.all(np.isfinite(arr)))
+
+
+#: dtypes whose contiguous data np.dot hands to BLAS, with the real dtype to view them as
+_BLAS_DOT = {
+    np.dtype(np.float32): np.float32,
+    np.dtype(np.float64): np.float64,
+    np.dtype(np.complex64): np.float32,
+    np.dtype(np.complex128): np.float64,
+}
 
 
 # --- attention inputs (shared by ropemath.attention.softmax and .linear) -------------------
@@ -388,22 +403,28 @@ def finite_result(fn: F) -> F:
             result = fn(*args, **kwargs)
         if _result_finite(result):
             return result
-        bound = sig.bind(*args, **kwargs)
-        sizes = {}
-        for pname, value in bound.arguments.items():
-            size = _magnitude(value)
-            if size is None:
-                continue
-            if not np.isfinite(size):
-                check_finite(np.asarray(value, dtype=np.float64), pname)
-            sizes[pname] = size
-        large = {k: v for k, v in sizes.items() if v > 1e30 or v < 1e-290}
-        named = large or sizes
-        text = ", ".join(f"{k} (largest |{k}| = {v:.3g})" for k, v in sorted(named.items(), key=lambda kv: -kv[1]))
-        raise ValueError(
-            f"{text}: the result of {fn.__name__} is not finite for these finite inputs "
-            "(float64 overflow, or a division by a zero norm); scale the inputs into a normal range"
-        )
+        raise not_finite_error(fn.__name__, sig.bind(*args, **kwargs).arguments)
 
     wrapper.__wrapped__ = fn
     return wrapper  # type: ignore[return-value]
+
+
+def not_finite_error(function: str, arguments: dict[str, object]) -> ValueError:
+    """The error for a non-finite result of ``function`` called with ``arguments`` (name -> value):
+    a non-finite input entry is reported by name and index (raised here); otherwise the numeric
+    arguments are named with their magnitudes (the computation overflowed)."""
+    sizes = {}
+    for pname, value in arguments.items():
+        size = _magnitude(value)
+        if size is None:
+            continue
+        if not np.isfinite(size):
+            check_finite(np.asarray(value, dtype=np.float64), pname)
+        sizes[pname] = size
+    large = {k: v for k, v in sizes.items() if v > 1e30 or v < 1e-290}
+    named = large or sizes
+    text = ", ".join(f"{k} (largest |{k}| = {v:.3g})" for k, v in sorted(named.items(), key=lambda kv: -kv[1]))
+    return ValueError(
+        f"{text}: the result of {function} is not finite for these finite inputs "
+        "(float64 overflow, or a division by a zero norm); scale the inputs into a normal range"
+    )

@@ -31,7 +31,7 @@ from ropemath.core._validate import (
     check_layout,
     check_work,
     check_x,
-    finite_result,
+    not_finite_error,
 )
 from ropemath.core.apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
 from ropemath.core.rotation import pair_frequencies
@@ -100,7 +100,6 @@ class RopeCache:
             return arr, slice(int(arr[0]), int(arr[-1]) + 1)  # consecutive positions: a view, no gather
         return arr, arr.astype(np.intp, copy=False)
 
-    @finite_result
     def apply(
         self,
         x: npt.ArrayLike,
@@ -128,10 +127,15 @@ class RopeCache:
         layout = check_layout(layout)
         check_broadcast(m, x.shape[:-1])
         out = self._check_out(out, x)
-        if x.dtype in _COMPLEX:
-            return _rotate(x, self._table(x.dtype, "complex")[index], layout, out)
-        cos, sin = self._table(x.dtype, "cos_sin")
-        return _rotate_pairs(x, cos[index], sin[index], layout, out)
+        with np.errstate(over="ignore", invalid="ignore"):
+            if x.dtype in _COMPLEX:
+                finite = _rotate(x, self._table(x.dtype, "complex")[index], layout, out)
+            else:
+                cos, sin = self._table(x.dtype, "cos_sin")
+                finite = _rotate_pairs(x, cos[index], sin[index], layout, out)
+        if not finite:  # checked block by block inside the kernels
+            raise not_finite_error("RopeCache.apply", {"x": x, "m": m})
+        return out
 
     @staticmethod
     def _check_out(out: object, x: np.ndarray) -> np.ndarray:

@@ -57,16 +57,23 @@ def _error(message: str) -> int:
     return 2
 
 
+def _directory(out: str) -> str | None:
+    """Return why ``--out`` names no existing directory, or None."""
+    if not out.strip():
+        return "--out: an empty name is not a directory (give one, e.g. --out figures)"
+    if not Path(out).exists():
+        return f"--out: directory does not exist: {out}"
+    if not Path(out).is_dir():
+        return f"--out: not a directory: {out}"
+    return None
+
+
 def _writable(out: Path) -> str | None:
     """Return why ``out`` cannot take the figures, or None if it can (probe file, then removed)."""
-    if not out.exists():
-        return f"--out {out} does not exist (create it, or run from the repository root)"
-    if not out.is_dir():
-        return f"--out {out} is not a directory"
     try:
         fd, probe = tempfile.mkstemp(prefix=".ropemath-probe-", dir=out)
     except OSError as exc:
-        return f"--out {out} is not writable ({exc.strerror or exc})"
+        return f"--out: directory is not writable ({exc.strerror or exc}): {out}"
     os.close(fd)
     os.unlink(probe)
     return None
@@ -82,10 +89,11 @@ def run_cli(args: argparse.Namespace) -> int:
         if unknown:
             return _error(f"unknown figure {', '.join(map(repr, unknown))}; known: {', '.join(names)}")
         names = [name for name in names if name in args.only]
+    problem = _directory(args.out)
+    if problem:
+        return _error(problem)
     out = Path(args.out)
     if args.check:
-        if out.exists() and not out.is_dir():
-            return _error(f"--out {out} is not a directory")
         return _check(names, out, FIGURES, save_png)
     problem = _writable(out)
     if problem:
