@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: test figures notebooks lab bench check lint clean conformance
+.PHONY: test figures notebooks lab bench check lint clean conformance mutants
 
 $(STAMP): requirements-lock.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ $(CVENV)/.installed: requirements-conformance.txt requirements-lock.txt pyprojec
 
 conformance: $(CVENV)/.installed
 	$(CVENV)/bin/python -m pytest -q -p no:cacheprovider tests/conformance
+
+## mutants: mutation testing of ropemath/claims and ropemath/symbolic (slow; not part of `make test`):
+##          every mutant must be killed by the tests, or listed as equivalent in tools/mutants-equivalent.txt
+mutants: $(STAMP)
+	$(BIN)/python tools/mutants.py --json mutants.json
 
 ## figures: regenerate every committed figure in figures/
 figures: $(STAMP)

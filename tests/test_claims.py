@@ -384,6 +384,7 @@ def test_cli_json(capsys):
     fields = {
         "id",
         "source",
+        "quote",
         "claim",
         "verdict",
         "computed_verdict",
@@ -392,6 +393,7 @@ def test_cli_json(capsys):
         "evidence",
         "counterexample",
         "reading",
+        "alternatives",
         "condition",
         "correction",
         "correction_holds",

@@ -6,21 +6,37 @@ check computed) and :func:`run`, which executes checks and reports whether each 
 verdict agrees with the recorded one.  The entries themselves live in ``note000`` ...
 ``note004``; the check functions in the ``checks_*`` modules.
 
-Verdicts:
+The verdict rubric
+------------------
+Written once here; the README and notebook 09 quote it, ``tests/test_claims_rubric.py`` enforces
+its structural parts.  Every entry judges what the note *says*: ``quote`` holds the note's exact
+words (a test finds it in the note after whitespace normalisation), ``claim`` states the reading
+the check uses, in the project's notation.
 
-* ``holds`` — true as stated (or as evidently meant; the entry's ``reading`` says how a
-  notation slip was read);
-* ``fails`` — false as stated: the check exhibits a counterexample with numbers anyone can
-  plug in, and the entry's ``correction`` is itself checked and must hold;
-* ``holds-if`` — true only under the entry's ``condition``: the check shows a case outside
-  the condition where the statement breaks, and a case inside where it holds;
-* ``not-checkable`` — not a mathematical statement (an empirical claim about trained models,
-  an analogy); ``reason`` says why, and the check reports any relevant measurement.
-
-Rule used to choose between ``fails`` and ``holds-if``: a statement made as general that is
-true only for special parameters (measure zero, e.g. a symmetric :math:`W_q`) ``fails``; a
-statement whose implicit condition is natural in its context (large d, "read as a trend",
-"in some cases") is ``holds-if``.
+1. **What is judged is the quote.**  A garbled or mistyped formula is judged as written: if the
+   literal formula is false, the verdict is ``fails`` and ``correction`` gives the intended one.
+   Defects of one kind get one verdict: a lost transpose, a wrong sign, a wrong index is ``fails``
+   wherever it occurs, however evident the intent.
+2. **Ambiguous text.**  When the words admit several mathematical readings, ``claim`` is the
+   most literal one consistent with the note's own notation, and ``alternatives`` lists the
+   others, each with its own check and computed verdict.  No reading is adopted silently
+   because it makes the claim true.
+3. ``holds`` — true for every value in the statement's scope (as the note states it, or as its
+   context fixes it); the check proves it (sympy) or measures it within a stated tolerance over
+   a sample that covers the scope, including its edges (negative and large positions, d = 2).
+4. ``fails`` — false as written: the check exhibits a counterexample with numbers anyone can plug
+   in, and the ``correction`` is itself checked and must hold.
+5. ``holds-if`` — true only under a condition the note does not state: ``condition`` states it as
+   a formula, and the check shows a case inside it where the statement holds *and* a case outside
+   it where it breaks (the counterexample).  A statement true only on a set of measure zero
+   (e.g. a symmetric :math:`W_q`) is ``fails``, not ``holds-if``.
+6. ``not-checkable`` — only when no computation can bear on any part of the statement (history,
+   motivation, a name, a claim about experiments not reproduced here); ``reason`` says why.  If
+   any part is measurable, that part is an entry of its own.
+7. **Every check can say no.**  Each check function has a registered negative control
+   (:func:`ropemath.claims.controls.control`): the same code run on a deliberately wrong variant
+   of the claim (wrong sign, wrong index, missing factor, the opposite condition) must compute a
+   different verdict.  A check that compares an implementation with itself is not a check.
 
 References: the five notes listed in ``shared/REFERENCES.md``; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
@@ -29,10 +45,11 @@ arXiv:2104.09864 v5.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["NOTES", "VERDICTS", "Entry", "Outcome", "Result", "Source", "note_source", "run"]
+__all__ = ["NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_source", "rubric", "run"]
 
 VERDICTS = ("holds", "fails", "holds-if", "not-checkable")
 
@@ -44,6 +61,24 @@ NOTES: dict[str, tuple[str, str]] = {
     "003": ("003_707044a7c764f131.txt", "RoPE"),
     "004": ("004_a74fe6c4ddd7dc02.txt", "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding"),
 }
+
+
+def rubric() -> str:
+    """Return the verdict rubric of this module's docstring as Markdown (the README and notebook 09 show it).
+
+    reStructuredText roles become Markdown: ````x```` -> ```x```, ``:func:`a.b``` -> ```a.b```,
+    ``:math:`x``` -> ``$x$``.
+
+    >>> rubric().splitlines()[0]
+    'Written once here; the README and notebook 09 quote it, `tests/test_claims_rubric.py` enforces'
+    """
+    doc = __doc__ or ""
+    start = doc.index("The verdict rubric\n")
+    start = doc.index("\n", doc.index("\n", start) + 1) + 1  # skip the title and its underline
+    text = doc[start : doc.index("\nReferences:", start)].strip()
+    text = re.sub(r":math:`([^`]*)`", r"$\1$", text)
+    text = re.sub(r":\w+:`([^`]*)`", r"`\1`", text)
+    return text.replace("``", "`")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -87,13 +122,29 @@ class Outcome:
 
 
 @dataclasses.dataclass(frozen=True)
+class Alternative:
+    """Another reading of an ambiguous quote, with the check that decides it and its verdict."""
+
+    reading: str
+    verdict: str
+    check: Callable[[], Outcome]
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if not callable(self.check):
+            raise TypeError(f"check must be callable, got {type(self.check).__name__}")
+
+
+@dataclasses.dataclass(frozen=True)
 class Entry:
     """One claim of one note, with the verdict recorded in the ledger and the check that decides it.
 
-    ``claim`` restates the claim in the project's words (LaTeX between ``$``), ``reading``
-    records how notation was read (index base, a symbol lost to scraping, a typo and what
-    was meant), ``condition`` is required for ``holds-if``, ``correction`` for ``fails`` and
-    ``reason`` for ``not-checkable``.
+    ``quote`` is the note's exact words (verbatim, whitespace aside); ``claim`` is the reading
+    the check decides, in the project's notation (LaTeX between ``$``); ``reading`` says how the
+    quote was read (index base, a symbol lost to scraping); ``alternatives`` are other readings
+    with their own checks; ``condition`` is required for ``holds-if``, ``correction`` for
+    ``fails`` and ``reason`` for ``not-checkable`` (the rubric in the module docstring).
     """
 
     id: str
@@ -105,6 +156,8 @@ class Entry:
     condition: str | None = None
     correction: str | None = None
     reason: str | None = None
+    quote: str = ""
+    alternatives: tuple[Alternative, ...] = ()
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -158,11 +211,13 @@ class Result:
         return {
             "id": e.id,
             "source": dataclasses.asdict(e.source),
+            "quote": e.quote,
             "claim": e.claim,
             "verdict": e.verdict,
             "computed_verdict": o.verdict,
             "agrees": self.agrees,
             "reading": e.reading,
+            "alternatives": [{"reading": a.reading, "verdict": a.verdict} for a in e.alternatives],
             "condition": e.condition,
             "correction": e.correction,
             "correction_holds": o.correction_holds,

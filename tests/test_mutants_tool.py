@@ -1,0 +1,87 @@
+"""tools/mutants.py, the mutation run of `make mutants`: its operators produce the mutants they
+promise, leave docstrings, f-strings and annotations alone, and a mutant's source differs from
+the original in exactly the one spot named.  (The run itself is slow and is not part of `make test`.)
+"""
+
+import ast
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("mutants_tool", ROOT / "tools" / "mutants.py")
+mutants = importlib.util.module_from_spec(spec)
+sys.modules["mutants_tool"] = mutants  # dataclasses look their module up by name
+spec.loader.exec_module(mutants)
+
+SAMPLE = '''"""Docstring with 1 + 2 and "holds"."""
+
+
+def check(x: int = 3) -> bool:
+    """Return whether x + 1 > 2."""
+    y = -x * 2.5
+    label = f"{x + 1}"  # an f-string is never mutated
+    verdict = "holds" if x >= 0 and y < 0 else "fails"
+    z = sp.simplify(x - 1)  # no mutate
+    return not (x == y)
+'''
+
+
+@pytest.fixture
+def sample(tmp_path, monkeypatch):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "mod.py").write_text(SAMPLE, encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    return "pkg/mod.py"
+
+
+def test_every_operator_finds_its_spots_and_nothing_else(sample):
+    found = {(m.line, m.operator, m.detail) for m in mutants.list_mutants(sample)}
+    assert found == {
+        (4, "constant", "3->4"),
+        (6, "sign", "USub->drop"),
+        (6, "sign", "Mult->Div"),
+        (6, "constant", "2.5->5.0"),
+        (8, "verdict", "holds->fails"),
+        (8, "verdict", "fails->holds"),
+        (8, "compare", "0:GtE->Gt"),
+        (8, "constant", "0->1"),
+        (8, "compare", "0:Lt->LtE"),
+        (8, "constant", "0->1"),
+        (8, "logic", "And->Or"),
+        (10, "compare", "0:Eq->NotEq"),
+        (10, "logic", "Not->drop"),
+        (10, "return", "True"),
+    }
+
+
+def test_a_mutant_changes_exactly_its_spot(sample):
+    original = ast.unparse(ast.parse(SAMPLE))
+    for m in mutants.list_mutants(sample):
+        new = mutants.mutated_source(m)
+        changed = [(a, b) for a, b in zip(original.splitlines(), new.splitlines(), strict=True) if a != b]
+        assert len(changed) == 1, (m.key, changed)
+    baseline = mutants.Mutant(sample, -1, 0, "none", "unchanged")
+    assert mutants.mutated_source(baseline) == original
+
+
+def test_dropped_calls_and_verdicts(tmp_path, monkeypatch):
+    (tmp_path / "m.py").write_text('e = sp.simplify(a - b).doit()\nv = "holds-if"\n', encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    got = {m.detail: mutants.mutated_source(m) for m in mutants.list_mutants("m.py")}
+    assert got["simplify"].splitlines()[0] == "e = (a - b).doit()"
+    assert got["doit"].splitlines()[0] == "e = sp.simplify(a - b)"
+    assert got["holds-if->holds"].splitlines()[1] == "v = 'holds'"
+
+
+def test_equivalent_list_is_read_with_reasons(tmp_path, monkeypatch):
+    f = tmp_path / "eq.txt"
+    f.write_text("# comment\nropemath/x.py:3:sign:Add->Sub  # a + 0 either way\n\n", encoding="utf-8")
+    monkeypatch.setattr(mutants, "EQUIVALENT", f)
+    assert mutants.read_equivalent() == {"ropemath/x.py:3:sign:Add->Sub": "a + 0 either way"}
+
+
+def test_the_real_packages_have_mutants():
+    assert len(mutants.list_mutants("ropemath/claims/_verdict.py")) > 10
