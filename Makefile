@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
-.PHONY: test figures notebooks lab bench check lint clean conformance mutants
+.PHONY: test figures notebooks lab bench check lint clean conformance mutants book book-check book-screenshots
 
 $(STAMP): requirements-lock.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -16,9 +16,18 @@ $(STAMP): requirements-lock.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
+# The book's packages (requirements-book.txt) go into the same .venv, constrained by requirements-lock.txt
+# so that no locked version changes (tests/test_book.py checks the two files agree).
+BOOK_STAMP := $(VENV)/.book-installed
+$(BOOK_STAMP): $(STAMP) requirements-book.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements-lock.txt -r requirements-book.txt
+	touch $(BOOK_STAMP)
+
 ## test: lint, unit tests + doctests, figures up to date, every notebook under strict nbval,
-##       then notebooks and figures again under two other numeric configurations (tools/portability.sh)
-test: $(STAMP)
+##       then notebooks and figures again under two other numeric configurations (tools/portability.sh);
+##       the unit tests include tests/test_book.py: the book built and opened in headless Chromium
+##       (skipped when chromium is absent, except under CI=true, where .ci/run installs it)
+test: $(STAMP) $(BOOK_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 	$(BIN)/ropemath figures --check
@@ -42,6 +51,21 @@ conformance: $(CVENV)/.installed
 ##          every mutant must be killed by the tests, or listed as equivalent in tools/mutants-equivalent.txt
 mutants: $(STAMP)
 	$(BIN)/python tools/mutants.py --json mutants.json
+
+## book: the README and notebooks as a static HTML book in book/_build/html, from the stored outputs
+##       (no notebook is executed; MathJax is served from the build, nothing from a CDN)
+book: $(BOOK_STAMP)
+	rm -rf book/_build
+	$(BIN)/python -m sphinx -q -E -W --keep-going -c book . book/_build/html
+	@echo "book: open book/_build/html/index.html, or serve it: $(BIN)/python -m http.server -d book/_build/html"
+
+## book-check: open every page of the built book in headless Chromium (console, requests, math, images, links)
+book-check: book
+	$(BIN)/python tools/book_browser.py book/_build/html
+
+## book-screenshots: the same check, saving README's screenshots in book/screenshots/ (not part of `make figures`)
+book-screenshots: book
+	$(BIN)/python tools/book_browser.py book/_build/html --screenshots book/screenshots
 
 ## figures: regenerate every committed figure in figures/
 figures: $(STAMP)
@@ -68,4 +92,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) $(CVENV) build *.egg-info
+	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build

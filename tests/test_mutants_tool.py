@@ -85,3 +85,11 @@ def test_equivalent_list_is_read_with_reasons(tmp_path, monkeypatch):
 
 def test_the_real_packages_have_mutants():
     assert len(mutants.list_mutants("ropemath/claims/_verdict.py")) > 10
+
+
+def test_wilson_interval_of_a_sampled_kill_rate():
+    low, high = mutants.wilson(90, 100)
+    assert 0.82 < low < 0.83 and 0.94 < high < 0.95
+    assert mutants.wilson(0, 0) == (0.0, 1.0)
+    low, high = mutants.wilson(100, 100)
+    assert high > 1 - 1e-12 and low > 0.96

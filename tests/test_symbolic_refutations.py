@@ -126,24 +126,24 @@ def test_gap_formulas_match_numpy_at_random_inputs():
 def test_a_true_claim_is_not_refuted():
     correct = prove_relative_position_2d()
     values = {q0: 1, q1: 0, k0: 0, k1: 1, m: 1, n: 0, theta: sp.pi / 2}
-    r = refutations.refute("not_wrong", "-", source="test", correct=correct, claim=correct.rhs,
-                           values=values, gap=("0", sp.Integer(0)), holds_when="always")
+    r = refutations.refute("not_wrong", correct.shown_rhs, source="test", correct=correct, values=values,
+                           gap=sp.Integer(0), holds_when="always")
     assert r.refuted is False
 
 
 def test_incomplete_values_are_rejected():
     correct = prove_relative_position_2d()
     with pytest.raises(ValueError, match="values must give every symbol a number"):
-        refutations.refute("partial", "-", source="test", correct=correct, claim=correct.rhs,
-                           values={q0: 1, q1: 0}, gap=("0", sp.Integer(0)), holds_when="always")
+        refutations.refute("partial", correct.shown_rhs, source="test", correct=correct, values={q0: 1, q1: 0},
+                           gap=sp.Integer(0), holds_when="always")
 
 
 def test_an_unproved_correct_form_does_not_refute():
     x = sp.Symbol("x", real=True)
-    bogus = check_identity("bogus", "x = 2x", x, 2 * x, source="test")
+    bogus = check_identity("bogus", x, 2 * x, source="test")
     assert bogus.holds is False
-    r = refutations.refute("x_is_3x", "x = 3x", source="test", correct=bogus, claim=3 * x, values={x: 1},
-                           gap=("-2x", -2 * x), holds_when="x = 0")
+    r = refutations.refute("x_is_3x", 3 * x, source="test", correct=bogus, values={x: 1}, gap=-2 * x,
+                           holds_when="x = 0")
     assert r.refuted is False
 
 

@@ -50,6 +50,7 @@ TESTS = {
     "ropemath/claims": [
         "tests/test_claims.py",
         "tests/test_claims_rubric.py",
+        "tests/test_claims_report.py",
         "tests/test_verdict.py",
         "tests/test_claims_controls_a.py",
         "tests/test_claims_controls_b.py",
@@ -59,10 +60,12 @@ TESTS = {
         "tests/test_claims_literal_004.py",
     ],
     "ropemath/symbolic": [
+        "tests/test_symbolic_mutants.py",
         "tests/test_symbolic_proofs.py",
         "tests/test_symbolic_refutations.py",
         "tests/test_symbolic_derivation.py",
         "tests/test_symbolic_cli.py",
+        "tests/test_symbolic_display.py",
         "tests/test_claims.py",
     ],
 }
@@ -350,6 +353,20 @@ def read_equivalent() -> dict[str, str]:
     return out
 
 
+def wilson(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a kill rate measured on a sample of ``total`` mutants.
+
+    >>> [round(v, 3) for v in wilson(90, 100)]
+    [0.826, 0.945]
+    """
+    if total <= 0:
+        return 0.0, 1.0
+    p = killed / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * ((p * (1 - p) / total + z * z / (4 * total * total)) ** 0.5) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tools/mutants.py", description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -363,7 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     paths = args.only or sorted(str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).glob("*.py"))
     mutants = [m for p in paths for m in list_mutants(p)]
-    if args.limit and len(mutants) > args.limit:
+    sampled = bool(args.limit and len(mutants) > args.limit)
+    if sampled:
         step = -(-len(mutants) // args.limit)
         mutants = mutants[::step]
     if args.list:
@@ -388,6 +406,10 @@ def main(argv: list[str] | None = None) -> int:
         rate = len(killed) / max(1, len(mine) - len(eq))
         print(f"{pkg}: {len(mine)} mutants, {len(killed)} killed, {len(eq)} equivalent (listed), "
               f"{len(survivors)} survived: kill rate {rate:.1%} (goal {args.goal:.0%})")  # fmt: skip
+        if sampled:
+            low, high = wilson(len(killed), len(mine) - len(eq))
+            print(f"  a systematic sample (--limit): the kill rate of all mutants lies in [{low:.1%}, {high:.1%}] "
+                  "with 95% confidence (Wilson interval)")
         for m in survivors:
             print(f"  survived  {m.key}")
         failed |= rate < args.goal

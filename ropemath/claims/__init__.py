@@ -4,7 +4,9 @@ Scope: :data:`LEDGER` gathers the entries of ``note000`` ... ``note004`` (one mo
 in the note's order); :func:`entries` selects a note's entries; :func:`run_ledger` runs their
 checks and :func:`summary` counts verdicts.  The data model and the agreement rule live in
 :mod:`.ledger`, the check functions in ``checks_rotation``, ``checks_properties``,
-``checks_derivation``, ``checks_frequency``, ``checks_attention`` and ``checks_encodings``, the
+``checks_derivation``, ``checks_frequency``, ``checks_attention`` and ``checks_encodings`` (and,
+for readings of one note's literal text, ``checks_literal_000_003``, ``checks_literal_001``,
+``checks_literal_002`` and ``checks_literal_004``), their negative controls in :mod:`.controls`, the
 command ``ropemath claims`` in :mod:`.report`.
 
 A verdict is never typed in alone: each entry records the expected verdict *and* the check

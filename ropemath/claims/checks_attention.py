@@ -6,10 +6,18 @@ attention with and without RoPE (via :mod:`ropemath.attention.softmax` and
 and k after the projections, not to v).  Other position encodings are checked in
 :mod:`.checks_encodings`.
 
+Each check of a computable claim takes keyword-only parameters whose defaults state the claim and
+whose registered negative control (:func:`ropemath.claims.controls.control`) makes it wrong — a
+missing factor, positions where there should be none, the opposite rotation — through the same
+measurement.
+
 Example:
 
 >>> norm_is_not_the_reason().counterexample["rotated numerator"], rope_linear_time().verdict
 (-1.98, 'holds')
+>>> from ropemath.claims.controls import CONTROLS
+>>> CONTROLS[rotated_scores].call, CONTROLS[rotated_scores].run().verdict
+('rotated_scores(sign=-1)', 'fails')
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1-2.3, §3.3 eq. (17)-(19);
 Vaswani et al. (2017); Katharopoulos et al. (2020); Dai et al. (Transformer-XL, 2019).
@@ -29,16 +37,21 @@ from ropemath.attention.linear import (
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
 from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change
+from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
 
 
-def softmax_weights() -> Outcome:
-    r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1."""
+@control("the 1/sqrt(d) factor missing from the written-out formula", power=0.0)
+def softmax_weights(*, power: float = 0.5) -> Outcome:
+    r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1.
+
+    ``power`` is the exponent of d in the scale (1/2: :math:`\sqrt d`).
+    """
     q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
     w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved")  # all positions equal: no rotation
-    loop = np.array([[np.exp(q[i] @ k[j] / np.sqrt(8)) for j in range(5)] for i in range(5)])
+    loop = np.array([[np.exp(q[i] @ k[j] / 8.0**power) for j in range(5)] for i in range(5)])
     loop /= loop.sum(axis=1, keepdims=True)
     err = max(float(np.max(np.abs(w - loop))), float(np.max(np.abs(w.sum(axis=1) - 1))))
     return identity(
@@ -47,14 +60,16 @@ def softmax_weights() -> Outcome:
     )
 
 
-def permutation_blind() -> Outcome:
+@control("positions 0, 1, 2 given to RoPE", with_positions=True)
+def permutation_blind(*, with_positions: bool = False) -> Outcome:
     r"""Without positions, attention is permutation-equivariant: it cannot tell 我吃饭 from 饭吃我."""
     rng = np.random.default_rng(31)  # seed 31
     tokens, wq, wk, wv = rng.standard_normal((3, 8)), *rng.standard_normal((3, 8, 8))
     order = [2, 1, 0]  # 我 吃 饭 -> 饭 吃 我
 
     def attend(x: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, np.zeros(len(x)), layout="interleaved")
+        pos = np.arange(len(x), dtype=float) if with_positions else np.zeros(len(x))
+        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, pos, layout="interleaved")
 
     out1, out2 = attend(tokens), attend(tokens[order])
     err = float(np.max(np.abs(out1[order] - out2)))
@@ -65,13 +80,18 @@ def permutation_blind() -> Outcome:
     )
 
 
-def linear_attention() -> Outcome:
+@control("the denominator dropped from the written-out loop", normalised=False)
+def linear_attention(*, normalised: bool = True) -> Outcome:
     r"""Linear attention :math:`\phi(q_m)^\top\sum_n \varphi(k_n) v_n^\top / \phi(q_m)^\top\sum_n\varphi(k_n)`: O(N)."""
     q, k, v = np.random.default_rng(32).standard_normal((3, 16, 8))  # seed 32
     pos = np.zeros(16)  # equal positions: no rotation, plain linear attention
     fq, fk = elu_plus_one(q), elu_plus_one(k)
     loop = np.array(
-        [sum((fq[m] @ fk[n]) * v[n] for n in range(16)) / sum(fq[m] @ fk[n] for n in range(16)) for m in range(16)]
+        [
+            sum((fq[m] @ fk[n]) * v[n] for n in range(16))
+            / (sum(fq[m] @ fk[n] for n in range(16)) if normalised else 1)
+            for m in range(16)
+        ]
     )
     err = max(
         float(
@@ -95,11 +115,16 @@ def linear_attention() -> Outcome:
     )
 
 
-def xl_breaks_linear() -> Outcome:
+@control("an absolute embedding r_n instead of the relative r_(m-n)", relative=False)
+def xl_breaks_linear(*, relative: bool = True) -> Outcome:
     r"""With :math:`\phi(k_n + r_{m-n})` the key features depend on the query position m: no shared sum."""
     rng = np.random.default_rng(33)  # seed 33
     k, table = rng.standard_normal(8), rng.standard_normal((9, 8))  # table[r + 4] = r_{r}
-    f1, f2 = elu_plus_one(k + table[1 + 4]), elu_plus_one(k + table[2 + 4])  # n = 0, m = 1 and m = 2
+
+    def feature(m: int, n: int = 0) -> np.ndarray:
+        return elu_plus_one(k + table[(m - n if relative else n) + 4])
+
+    f1, f2 = feature(1), feature(2)  # n = 0, m = 1 and m = 2
     gap = float(np.max(np.abs(f1 - f2)))
     return Outcome(
         "holds" if gap > GAP else "fails",
@@ -109,7 +134,8 @@ def xl_breaks_linear() -> Outcome:
     )
 
 
-def rope_linear_time() -> Outcome:
+@control("the prefix sums accumulated at doubled positions", scale=2.0)
+def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     r"""RoFormer eq. (19) (rotated numerator, plain denominator) keeps the O(N) prefix-sum form."""
     q, k, v = np.random.default_rng(34).standard_normal((3, 32, 8))  # seed 34
     pos = np.arange(32.0) * 7 - 50
@@ -117,7 +143,7 @@ def rope_linear_time() -> Outcome:
         float(
             np.max(
                 np.abs(
-                    rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved")
+                    rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, layout="interleaved")
                     - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved")
                 )
             )
@@ -130,10 +156,11 @@ def rope_linear_time() -> Outcome:
     )
 
 
-def norm_is_not_the_reason() -> Outcome:
+@control("the counterexample at m - n = 0, where nothing is rotated", distance=0)
+def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
     low = smallest_numerator(
-        np.zeros((2, 2)), np.zeros((2, 2)), [3, 0], layout="interleaved"
+        np.zeros((2, 2)), np.zeros((2, 2)), [distance, 0], layout="interleaved"
     )  # phi = (1, 1), distance 3
     q, k, v = np.random.default_rng(35).standard_normal((3, 32, 8))  # seed 35
     pos = np.arange(32.0)
@@ -156,14 +183,14 @@ def norm_is_not_the_reason() -> Outcome:
     example = {
         "d": 2,
         "phi(q_m) = phi(k_n)": [1.0, 1.0],
-        "m": 3,
+        "m": distance,
         "n": 0,
         "|R_3 phi(q)| = |phi(q)|": num(np.sqrt(2)),
         "rotated numerator": num(low),
     }
     return Outcome(
         "fails" if low < 0 and scaled < 1e-12 else "holds",
-        f"Norms are kept, yet the rotated numerator is {num(low)} < 0 at d = 2, phi = (1, 1), m - n = 3, and "
+        f"Norms are kept, yet the rotated numerator is {num(low)} < 0 at d = 2, phi = (1, 1), m - n = {distance}, and "
         f"the weights no longer sum to 1 (largest deviation {dev:.3f}, N = 32, seed 35); a map that doubles "
         f"norms, 2 R_m, factorises just as well (residual {res(scaled)}). Correction: R is linear and "
         f"R_m^T R_n = R_(n-m), so sum_n R_n phi(k_n) v_n^T is accumulated once (prefix form vs quadratic: "
@@ -173,10 +200,12 @@ def norm_is_not_the_reason() -> Outcome:
     )
 
 
-def _before_after() -> tuple[float, float]:
+def _before_after(identity_weights: bool = False) -> tuple[float, float]:
     """Relative score change under a common shift of 5: rotating before / after W_q, W_k (seed 40)."""
     rng = np.random.default_rng(40)  # seed 40
     x, wq, wk = rng.standard_normal((6, 8)), *rng.standard_normal((2, 8, 8))
+    if identity_weights:
+        wq = wk = np.eye(8)
     pos = np.arange(6.0)
 
     def before(p: np.ndarray) -> np.ndarray:
@@ -198,9 +227,12 @@ def rotate_after_projection() -> Outcome:
     )
 
 
-def rotate_inside_attention() -> Outcome:
+@control(
+    "W_q = W_k = I, which commute with R_m: rotating before the projections is then relative too", identity_weights=True
+)
+def rotate_inside_attention(*, identity_weights: bool = False) -> Outcome:
     r"""Rotating q and k inside attention (after the projections) is what makes the scores relative."""
-    before, after = _before_after()
+    before, after = _before_after(identity_weights)
     ok = before > 1e-3 and after < 1e-12
     return Outcome(
         "holds" if ok else "fails",
@@ -210,12 +242,13 @@ def rotate_inside_attention() -> Outcome:
     )
 
 
-def rotated_scores() -> Outcome:
+@control("R_(m-n) instead of R_(n-m)", sign=-1)
+def rotated_scores(*, sign: int = 1) -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
     q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
     pos = np.array([0.0, 3.0, 4.0, 10.0, 11.0, 50.0])
     S = rope_scores(q, k, pos, layout="interleaved")
-    loop = np.array([[q[a] @ rotation_matrix(pos[b] - pos[a], 8) @ k[b] for b in range(6)] for a in range(6)])
+    loop = np.array([[q[a] @ rotation_matrix(sign * (pos[b] - pos[a]), 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
         "ropemath.attention.softmax.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)",
@@ -223,14 +256,16 @@ def rotated_scores() -> Outcome:
     )
 
 
-def values_not_rotated() -> Outcome:
+@control("v rotated as well in the measured outputs", rotate_v=True)
+def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     r"""v is left unrotated: outputs :math:`o_m = \sum_n a_{mn} v_n` then depend on positions only through m − n."""
     rng = np.random.default_rng(42)  # seed 42
     q, k, v = rng.standard_normal((3, 6, 8))
     pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
 
     def plain(p: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(q, k, v, p, layout="interleaved")
+        values = apply_rope(v, p, layout="interleaved") if rotate_v else v
+        return rope_softmax_attention(q, k, values, p, layout="interleaved")
 
     def rotated_v(p: np.ndarray) -> np.ndarray:
         return rope_softmax_attention(q, k, apply_rope(v, p, layout="interleaved"), p, layout="interleaved")

@@ -7,10 +7,17 @@ derivation :math:`\langle f(q,m), f(k,n)\rangle = g(q,k,m-n) \Rightarrow f(q,m) 
 here add what the notes assume silently and the conventions they use), and the notes'
 formulas for the 2D score.
 
+Each check takes keyword-only parameters whose defaults state the claim and whose registered
+negative control (:func:`ropemath.claims.controls.control`) makes it wrong — a flipped sign, a
+doubled step of the derivation, a dropped conjugate — and goes through the same measurement.
+
 Example:
 
 >>> matrix_step_slip().counterexample["stated line"], polar_split().verdict
 ('[[1, 2*I]]', 'holds-if')
+>>> from ropemath.claims.controls import CONTROLS
+>>> CONTROLS[euler].call, CONTROLS[euler].run().verdict
+('euler(sign=-1)', 'fails')
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1, §3.4.1, eq. (12)-(13);
 Su Jianlin, kexue.fm/archives/8265; notes 001 (kler.cn) and 004 (DaNing).
@@ -19,30 +26,43 @@ Su Jianlin, kexue.fm/archives/8265; notes 001 (kler.cn) and 004 (DaNing).
 from __future__ import annotations
 
 import cmath
+import dataclasses
 
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, conditional, from_refutation, identity, num, res
+from ropemath.claims._verdict import GAP, conditional, identity, num, res
+from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_2d
+from ropemath.symbolic import common as sym
 from ropemath.symbolic import refutations
 from ropemath.symbolic.common import is_zero
-from ropemath.symbolic.derivation import derivation_steps
+from ropemath.symbolic.derivation import derivation_steps, verify_step
+from ropemath.symbolic.proofs import alpha_k, alpha_q, r_k, r_q
 
 _x, _y, _t, _t2 = sp.symbols("x y theta theta_2", real=True)
 _r, _r2 = sp.symbols("r r_2", positive=True)
 
 
-def _steps(*keys: str) -> tuple[bool, str]:
-    """Whether the named steps of the sympy derivation are verified, and a text naming them."""
+def _steps(*keys: str, factor: int = 1, shift: sp.Expr | int = 0) -> tuple[bool, str]:
+    """Whether the named steps of the sympy derivation are verified, and a text naming them.
+
+    With ``factor`` or ``shift`` set, each step's right side becomes ``factor * rhs + shift`` (a wrong
+    step) and its own sympy check is run again on it (:func:`ropemath.symbolic.derivation.verify_step`).
+    """
     steps = {s.key: s for s in derivation_steps()}
     chosen = [steps[key] for key in keys]
-    ok = all(s.verified for s in chosen)
+    if factor != 1 or shift != 0:
+        chosen = [dataclasses.replace(s, rhs=factor * s.rhs + shift) for s in chosen]
+        flags = [verify_step(s) for s in chosen]
+    else:
+        flags = [s.verified for s in chosen]
     text = "; ".join(
-        f"step {s.number} '{s.key}' ({s.title}) {'verified' if s.verified else 'NOT verified'}" for s in chosen
+        f"step {s.number} '{s.key}' ({s.title}) {'verified' if ok else 'NOT verified'}"
+        for s, ok in zip(chosen, flags, strict=True)
     )
-    return ok, f"sympy derivation: {text}."
+    return all(flags), f"sympy derivation: {text}."
 
 
 def _symbolic(ok: bool, what: str) -> Outcome:
@@ -52,30 +72,36 @@ def _symbolic(ok: bool, what: str) -> Outcome:
     )
 
 
-def euler() -> Outcome:
-    r""":math:`r e^{i\theta} = r(\cos\theta + i\sin\theta)`."""
+@control("e^(-i theta) instead of e^(i theta): the sign of the angle flipped", sign=-1)
+def euler(*, sign: int = 1) -> Outcome:
+    r""":math:`r e^{i\theta} = r(\cos\theta + i\sin\theta)` (``sign=-1``: :math:`e^{-i\theta}`, wrong)."""
     return _symbolic(
-        is_zero(_r * sp.exp(sp.I * _t) - _r * (sp.cos(_t) + sp.I * sp.sin(_t))), "r e^(i theta) = r(cos + i sin)"
+        is_zero(_r * sp.exp(sign * sp.I * _t) - _r * (sp.cos(_t) + sp.I * sp.sin(_t))),
+        "r e^(i theta) = r(cos + i sin)",
     )
 
 
-def complex_product() -> Outcome:
+@control("arguments subtracted instead of added: r_1 r_2 e^(i(theta_1 - theta_2))", sign=-1)
+def complex_product(*, sign: int = 1) -> Outcome:
     r""":math:`r_1 e^{i\theta_1} r_2 e^{i\theta_2} = r_1 r_2 e^{i(\theta_1+\theta_2)}`."""
     lhs = _r * sp.exp(sp.I * _t) * _r2 * sp.exp(sp.I * _t2)
-    return _symbolic(is_zero(lhs - _r * _r2 * sp.exp(sp.I * (_t + _t2))), "product of polar forms")
+    return _symbolic(is_zero(lhs - _r * _r2 * sp.exp(sp.I * (_t + sign * _t2))), "product of polar forms")
 
 
-def complex_conjugate() -> Outcome:
+@control("the conjugate keeps the angle: r e^(i theta)", sign=1)
+def complex_conjugate(*, sign: int = -1) -> Outcome:
     r""":math:`\overline{r e^{i\theta}} = r e^{-i\theta}` (r, θ real)."""
     return _symbolic(
-        is_zero(sp.conjugate(_r * sp.exp(sp.I * _t)) - _r * sp.exp(-sp.I * _t)), "conjugate of a polar form"
+        is_zero(sp.conjugate(_r * sp.exp(sp.I * _t)) - _r * sp.exp(sign * sp.I * _t)), "conjugate of a polar form"
     )
 
 
-def complex_times_is_rotation() -> Outcome:
+@control("sin theta with the wrong sign in every line: R(-theta) instead of R(theta)", sign=-1)
+def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
     r""":math:`(\cos\theta + i\sin\theta)(x + iy) = (1, i)\,R(\theta)(x, y)^\top`, with the notes' middle lines."""
-    c, s, i = sp.cos(_t), sp.sin(_t), sp.I
-    z = (c + i * s) * (_x + i * _y)
+    c, i = sp.cos(_t), sp.I
+    z = (c + i * sp.sin(_t)) * (_x + i * _y)
+    s = sign * sp.sin(_t)
     lines = [
         c * _x + c * _y * i + s * _x * i - s * _y,
         (c + s * i) * _x + (-s + c * i) * _y,
@@ -87,17 +113,20 @@ def complex_times_is_rotation() -> Outcome:
     )
 
 
-def matrix_step_slip() -> Outcome:
+@control("each row of the matrix summed first (the corrected line)", rows_summed=True)
+def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
     r"""Refutes the line :math:`z = (1, i)\,[[\cos\theta\,x, -\sin\theta\,y], [\sin\theta\,x, \cos\theta\,y]]`."""
     c, s = sp.cos(_t), sp.sin(_t)
     z = (c + sp.I * s) * (_x + sp.I * _y)
-    stated = sp.Matrix([[1, sp.I]]) * sp.Matrix([[c * _x, -s * _y], [s * _x, c * _y]])
+    matrix = sp.Matrix([[c * _x, -s * _y], [s * _x, c * _y]])
+    stated = sp.Matrix([[1, sp.I]]) * (matrix * sp.Matrix([1, 1]) if rows_summed else matrix)
     at = {_t: 0, _x: 1, _y: 2}
     corrected = (sp.Matrix([[1, sp.I]]) * sp.Matrix([c * _x - s * _y, s * _x + c * _y]))[0, 0]
     ok = is_zero(z - corrected)
+    equal = stated.shape == (1, 1) and is_zero(z - stated[0, 0])
     example = {"theta": 0, "x": 1, "y": 2, "z": str(z.subs(at)), "stated line": str(stated.subs(at).tolist())}
     return Outcome(
-        "fails" if stated.shape != (1, 1) else "holds",
+        "holds" if equal else "fails",
         f"(1, i) times a 2x2 matrix is a 1x2 row, not the number z: at theta = 0, x = 1, y = 2 it is "
         f"{stated.subs(at).tolist()} while z = {z.subs(at)} (its entries only sum to z). Correction "
         f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.",
@@ -106,35 +135,42 @@ def matrix_step_slip() -> Outcome:
     )
 
 
-def complex_inner_product() -> Outcome:
+@control("the conjugate dropped: z_a z_b instead of z_a conj(z_b)", sign=1)
+def complex_inner_product(*, sign: int = -1) -> Outcome:
     r""":math:`a\cdot b = \mathrm{Re}(z_a \bar z_b)`, :math:`z_a\bar z_b = a_1b_1 + a_2b_2 + i(a_2b_1 - a_1b_2)`."""
     a1, a2, b1, b2 = sp.symbols("a_1 a_2 b_1 b_2", real=True)
-    expansion = (a1 + sp.I * a2) * (b1 - sp.I * b2) - (a1 * b1 + a2 * b2 + sp.I * (a2 * b1 - a1 * b2))
+    expansion = (a1 + sp.I * a2) * (b1 + sign * sp.I * b2) - (a1 * b1 + a2 * b2 + sp.I * (a2 * b1 - a1 * b2))
     ok, text = _steps("inner_product")
     return _symbolic(ok and is_zero(expansion), f"{text} Product expansion")
 
 
-def _parity_conj(z: complex, m: int) -> complex:
-    """A non-RoPE encoding: identity at even positions, complex conjugation at odd ones."""
+def _encode(z: complex, m: int, encoding: str) -> complex:
+    """A non-RoPE encoding ("parity": identity at even positions, conjugation at odd ones), or RoPE ("rope")."""
+    if encoding == "rope":
+        return z * cmath.exp(1j * m)
     return z if m % 2 == 0 else z.conjugate()
 
 
-def polar_split() -> Outcome:
+@control(
+    "the counterexample encoding replaced by RoPE, f(z, m) = z e^(i m), which fixes the complex product",
+    encoding="rope",
+)
+def polar_split(*, encoding: str = "parity") -> Outcome:
     r"""Moduli multiply and arguments subtract — if the complex product (not only its real part) is fixed."""
     rng = np.random.default_rng(20)  # seed 20
     worst = 0.0  # Re-only relativity of the parity-conjugation encoding
     for _ in range(20):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         m, n, s = map(int, rng.integers(-50, 50, 3))
-        g = (_parity_conj(q, m) * _parity_conj(k, n).conjugate()).real
-        worst = max(worst, abs(g - (_parity_conj(q, m + s) * _parity_conj(k, n + s).conjugate()).real))
+        g = (_encode(q, m, encoding) * _encode(k, n, encoding).conjugate()).real
+        worst = max(worst, abs(g - (_encode(q, m + s, encoding) * _encode(k, n + s, encoding).conjugate()).real))
     q, k = 1 + 0j, 1j
-    left = cmath.phase(_parity_conj(q, 1)) - cmath.phase(_parity_conj(k, 1))
+    left = cmath.phase(_encode(q, 1, encoding)) - cmath.phase(_encode(k, 1, encoding))
     right = cmath.phase(q * k.conjugate())
     broken = worst < 1e-12 and abs(cmath.exp(1j * left) - cmath.exp(1j * right)) > GAP
     inside, text = _steps("polar_product", "radial_equation", "angular_equation")
     example = {
-        "f(z, m)": "z for even m, conj(z) for odd m",
+        "f(z, m)": "z for even m, conj(z) for odd m" if encoding == "parity" else "z e^(i m)",
         "q": "1",
         "k": "i",
         "m = n": 1,
@@ -150,15 +186,21 @@ def polar_split() -> Outcome:
     return conditional(broken, inside, example, evidence)
 
 
-def radial_forced() -> Outcome:
+@control("the modulus doubled: R_f(q, m) = 2|q|", factor=2)
+def radial_forced(*, factor: int = 1) -> Outcome:
     r"""With one f for queries and keys, :math:`R_f(q,m)^2 = |q|^2` forces :math:`R_f(q,m) = |q|`."""
-    ok, text = _steps("radial_solution")
+    ok, text = _steps("radial_solution", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-def radial_choice() -> Outcome:
-    r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one)."""
-    ok, text = _steps("radial_solution")
+@control("the modulus doubled: R_q = 2|q|", factor=2)
+def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
+    r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one).
+
+    Both parts are measured: the sympy step, and another solution whose product depends on m - n only
+    (``key_exponent=1`` spoils it: f_k = 2^n k e^(i n theta)).
+    """
+    ok, text = _steps("radial_solution", factor=factor)
     rng = np.random.default_rng(21)  # seed 21: another solution, f_q = 2^m q e^{im t}, f_k = 2^-n k e^{in t}
     worst = 0.0
     for _ in range(10):
@@ -166,36 +208,39 @@ def radial_choice() -> Outcome:
         m, n, s = map(float, rng.integers(-20, 20, 3))
 
         def prod(a: float, b: float, q: complex = q, k: complex = k) -> complex:
-            return 2**a * q * cmath.exp(1j * a) * (2**-b * k * cmath.exp(1j * b)).conjugate()
+            return 2**a * q * cmath.exp(1j * a) * (2 ** (key_exponent * b) * k * cmath.exp(1j * b)).conjugate()
 
         worst = max(worst, abs(prod(m + s, n + s) - prod(m, n)) / abs(prod(m, n)))
     return Outcome(
-        "holds" if ok else "fails",
+        "holds" if ok and worst <= 1e-12 else "fails",
         f"{text} Not unique: f_q = 2^m q e^(i m theta), f_k = 2^-n k e^(i n theta) "
         f"also gives a product that depends on m - n only (residual {res(worst)}, seed 21) with f(x, 0) = x.",
     )
 
 
-def angle_split() -> Outcome:
+@control("the split doubled: Theta_f(q, m) = 2 (Theta(q) + varphi(m))", factor=2)
+def angle_split(*, factor: int = 1) -> Outcome:
     r""":math:`\Theta_f(q,m) - \Theta(q)` is the same for every q: :math:`\Theta_f(q,m) = \Theta(q) + \varphi(m)`."""
-    ok, text = _steps("angle_split")
+    ok, text = _steps("angle_split", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-def recurrence() -> Outcome:
+@control("the increment doubled: varphi(m) - varphi(m-1) = 2 (Theta_g(q,k,1) + Theta(k) - Theta(q))", factor=2)
+def recurrence(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) - \varphi(m-1) = \Theta_g(q,k,1) + \Theta(k) - \Theta(q)` (note 001's n = m - 1)."""
-    ok, text = _steps("angular_recurrence")
+    ok, text = _steps("angular_recurrence", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-def recurrence_next() -> Outcome:
+@control("wrong index: the key at n = m - 1 instead of m + 1", step=-1)
+def recurrence_next(*, step: int = 1) -> Outcome:
     r""":math:`\phi(m+1) - \phi(m) = \Theta_g(1) + \theta_q - \theta_k` (note 004)."""
     rng = np.random.default_rng(22)  # seed 22
     worst = 0.0
     for _ in range(20):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         t, m = float(rng.uniform(0.1, 3)), float(rng.integers(-50, 50))
-        f_q, f_k = q * cmath.exp(1j * m * t), k * cmath.exp(1j * (m + 1) * t)  # the solution, phi(m) = m t
+        f_q, f_k = q * cmath.exp(1j * m * t), k * cmath.exp(1j * (m + step) * t)  # the solution, phi(m) = m t
         theta_g1 = cmath.phase(f_q.conjugate() * f_k)  # Theta_k(n) - Theta_q(m) at n = m + 1
         rhs = theta_g1 + cmath.phase(q) - cmath.phase(k)
         worst = max(worst, abs(cmath.exp(1j * rhs) - cmath.exp(1j * t)))  # equal modulo 2 pi
@@ -206,15 +251,17 @@ def recurrence_next() -> Outcome:
     )
 
 
-def arithmetic_solution() -> Outcome:
+@control("the progression doubled: varphi(m) = 2 (m theta + gamma)", factor=2)
+def arithmetic_solution(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) = m\theta + \gamma`, and :math:`f(x, 0) = x` gives :math:`\gamma = 0`."""
-    ok, text = _steps("phase_solution", "initial_phase")
+    ok, text = _steps("phase_solution", "initial_phase", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-def gamma_zero() -> Outcome:
+@control("gamma = 1/2 instead of 0", gamma=sp.Rational(1, 2))
+def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
     r"""Setting :math:`\gamma = 0` is consistent with (indeed forced by) :math:`f_q(x_q, 0) = q`."""
-    ok, text = _steps("initial_phase")
+    ok, text = _steps("initial_phase", shift=gamma)
     off = abs(cmath.exp(0.5j) - 1)
     return Outcome(
         "holds" if ok else "fails",
@@ -223,7 +270,8 @@ def gamma_zero() -> Outcome:
     )
 
 
-def solution_2d() -> Outcome:
+@control("e^(i(n-m)theta) instead of e^(i(m-n)theta)", sign=-1)
+def solution_2d(*, sign: int = 1) -> Outcome:
     r""":math:`f(q,m) = q e^{im\theta} = R(m\theta) q`, :math:`g = \mathrm{Re}[(W_qx_m)(W_kx_n)^* e^{i(m-n)\theta}]`."""
     ok, text = _steps("solution", "rotation_form", "relative_score")
     rng = np.random.default_rng(23)  # seed 23
@@ -233,49 +281,81 @@ def solution_2d() -> Outcome:
         xm, xn = rng.standard_normal((2, 2))
         t, m, n = float(rng.uniform(0.01, 3)), float(rng.integers(-100, 100)), float(rng.integers(-100, 100))
         a, b = wq @ xm, wk @ xn
-        g = (complex(*a) * complex(*b).conjugate() * cmath.exp(1j * (m - n) * t)).real
+        g = (complex(*a) * complex(*b).conjugate() * cmath.exp(1j * sign * (m - n) * t)).real
         worst = max(
             worst,
             abs(g - (rotation_2d(m * t) @ a) @ (rotation_2d(n * t) @ b)) / (np.linalg.norm(a) * np.linalg.norm(b)),
         )
-    out = identity(
+    return identity(
         worst if ok else float("inf"),
         f"{text} Numerically, Re[(W_q x_m)(W_k x_n)* e^(i(m-n)theta)] vs "
         "(R(m theta) W_q x_m)^T (R(n theta) W_k x_n), 20 random cases (seed 23)",
         tol=1e-12,
     )
-    return out
 
 
-def norms_times_cos() -> Outcome:
+def _refuted(name: str, restored: sp.Expr) -> Outcome:
+    """``fails`` unless sympy proves the claim of refutation ``name`` (plus ``restored``) equal to the true side.
+
+    The refutation's counterexample decides ``fails``; ``holds`` needs the zero test of true side - claim.
+
+    With ``restored != 0`` the refutation is rebuilt (:func:`ropemath.symbolic.refutations.refute`) for the
+    claim plus ``restored``, at the same values, with the gap reduced by ``restored``.
+    """
+    r = refutations.get_refutation(name)
+    if restored != 0:
+        r = refutations.refute(
+            r.name, r.claim_latex, source=r.source, correct=r.correct, claim=r.claim + restored,
+            values=dict(r.values), gap=(r.gap.latex, r.gap.rhs - restored), holds_when=r.holds_when,
+        )  # fmt: skip
+    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
+    evidence = (
+        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
+        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
+    )
+    proved = not r.refuted and is_zero(r.lhs - r.claim)  # "holds" needs a proof, not only a failed refutation
+    return Outcome("holds" if proved else "fails", evidence, example, bool(r.correct.holds))
+
+
+@control("the angle between q and k restored: |q||k| cos(alpha_q - alpha_k + (m-n) theta)", with_angle=True)
+def norms_times_cos(*, with_angle: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = |q||k|\cos((m-n)\theta)`."""
-    return from_refutation("norms_times_cos")
+    phi = (sym.m - sym.n) * sym.theta
+    angle = r_q * r_k * (sp.cos(alpha_q - alpha_k + phi) - sp.cos(phi))
+    return _refuted("norms_times_cos", angle if with_angle else sp.Integer(0))
 
 
-def missing_cross_term() -> Outcome:
+@control("the cross term restored: + (q0 k1 - q1 k0) sin((m-n) theta)", with_cross_term=True)
+def missing_cross_term(*, with_cross_term: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos((m-n)\theta)`."""
-    return from_refutation("missing_cross_term")
+    cross = (sym.q0 * sym.k1 - sym.q1 * sym.k0) * sp.sin((sym.m - sym.n) * sym.theta)
+    return _refuted("missing_cross_term", cross if with_cross_term else sp.Integer(0))
 
 
 def _score(q: np.ndarray, k: np.ndarray, m: float, n: float, t: float = 1.0) -> float:
     return float((rotation_2d(m * t) @ q) @ (rotation_2d(n * t) @ k))
 
 
-def cos_theta_case() -> Outcome:
-    r""":math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta` "in some cases": when q ∥ k and m − n = ±1."""
+@control("the 'inside' sample taken with k perpendicular to q", parallel=False)
+def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
+    r""":math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta` "in some cases": when q ∥ k and m − n = ±1.
+
+    ``distance`` is m − n of the counterexample (2: outside the condition).
+    """
     q = np.array([1.0, 0.0])
-    actual, stated = _score(q, q, 2, 0), float(q @ q) * np.cos(1.0)
+    actual, stated = _score(q, q, distance, 0), float(q @ q) * np.cos(1.0)
     rng = np.random.default_rng(24)  # seed 24: parallel q, k = c q, m - n = +-1
     worst = 0.0
     for _ in range(20):
         v, c = rng.standard_normal(2), float(rng.standard_normal())
         m, sign, t = float(rng.integers(-50, 50)), float(rng.choice([-1, 1])), float(rng.uniform(0.1, 3))
-        worst = max(worst, abs(_score(v, c * v, m, m - sign, t) - (v @ (c * v)) * np.cos(t)) / (abs(c) * v @ v))
+        w = c * v if parallel else c * np.array([-v[1], v[0]])
+        worst = max(worst, abs(_score(v, w, m, m - sign, t) - (v @ w) * np.cos(t)) / (abs(c) * v @ v))
     example = {
         "q": [1.0, 0.0],
         "k": [1.0, 0.0],
         "theta": 1.0,
-        "m": 2,
+        "m": distance,
         "n": 0,
         "true side": num(actual),
         "stated": num(stated),
@@ -284,18 +364,19 @@ def cos_theta_case() -> Outcome:
         abs(actual - stated) > GAP,
         worst < 1e-12,
         example,
-        f"At q = k = (1, 0), theta = 1, m - n = 2: true {num(actual)}, stated {num(stated)}. For parallel "
+        f"At q = k = (1, 0), theta = 1, m - n = {distance}: true {num(actual)}, stated {num(stated)}. For parallel "
         f"q, k and m - n = +-1 it holds (residual {res(worst)}, 20 random cases, seed 24).",
     )
 
 
-def not_a_function_of_similarity() -> Outcome:
+@control("no rotation (theta = 0): the score is then q.k itself", theta=0.0)
+def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     r"""Refutes "the rotated score is a function of :math:`q\cdot k` and m − n"."""
     q, k1, k2 = np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, -1.0])
-    s1, s2 = _score(q, k1, 1, 0), _score(q, k2, 1, 0)
+    s1, s2 = _score(q, k1, 1, 0, theta), _score(q, k2, 1, 0, theta)
     corr = refutations.get_refutation("relative_sign").correct
     example = {
-        "theta": 1.0,
+        "theta": theta,
         "m": 1,
         "n": 0,
         "q": [1.0, 0.0],
@@ -315,15 +396,20 @@ def not_a_function_of_similarity() -> Outcome:
     )
 
 
-def converse() -> Outcome:
-    r"""Refutes "if the relative position changes, the score changes"."""
-    q = np.array([1.0, 0.0])
-    s_plus, s_minus = _score(q, q, 1, 0), _score(q, q, 0, 1)
+@control("k perpendicular to q, k = (0, 1), where the scores at m - n = +-1 differ", k=(0.0, 1.0))
+def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
+    r"""Refutes "if the relative position changes, the score changes" (``k``: the key; the query is (1, 0))."""
+    q, key = np.array([1.0, 0.0]), np.array(k)
+    s_plus, s_minus = _score(q, key, 1, 0), _score(q, key, 0, 1)
     corr = refutations.get_refutation("relative_sign").correct
-    example = {"theta": 1.0, "q = k": [1.0, 0.0], "m - n = 1": num(s_plus), "m - n = -1": num(s_minus)}
+    same = bool(np.array_equal(q, key))
+    who = {"q = k": [1.0, 0.0]} if same else {"q": [1.0, 0.0], "k": num(key)}
+    example = {"theta": 1.0, **who, "m - n = 1": num(s_plus), "m - n = -1": num(s_minus)}
+    scores = f"both {num(s_plus)} (cos is even)" if same else f"{num(s_plus)} and {num(s_minus)}"
     return Outcome(
         "fails" if abs(s_plus - s_minus) < 1e-12 else "holds",
-        f"For q = k = (1, 0) the scores at m - n = 1 and m - n = -1 are both {num(s_plus)} (cos is even). "
+        f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and "
+        f"m - n = -1 are {scores}. "
         f"What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
         f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).",
         example,
@@ -331,12 +417,14 @@ def converse() -> Outcome:
     )
 
 
-def common_difference() -> Outcome:
+@control("theta read as the common difference (the correction)", claimed="theta")
+def common_difference(*, claimed: str = "m") -> Outcome:
     r"""Refutes "m is the common difference" of :math:`\phi(m) = m\theta + \gamma`; it is :math:`\theta`."""
     t, g = 0.5, 0.0
     phi = [m * t + g for m in range(6)]
     steps = [phi[m + 1] - phi[m] for m in range(5)]
-    broken = any(abs(step - m) > GAP for m, step in enumerate(steps))  # the claim: step number m equals m
+    # the claim: step number m equals m ("m"), or theta ("theta")
+    broken = any(abs(step - (m if claimed == "m" else t)) > GAP for m, step in enumerate(steps))
     example = {"theta": t, "gamma": g, "phi(0..5)": num(phi), "m": 2, "phi(3) - phi(2)": num(phi[3] - phi[2])}
     return Outcome(
         "fails" if broken else "holds",

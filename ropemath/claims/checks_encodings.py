@@ -10,6 +10,12 @@ Example:
 >>> tupe_position_term().counterexample["score(0, 0)"], additive_leaks().verdict
 (2.0, 'holds')
 
+Each check takes keyword arguments through which its claim can be made wrong; the registered negative
+control (:mod:`.controls`) runs the same measurement on that variant, which must get another verdict:
+
+>>> tupe_position_term(m_matrix=((1.0, 0.5), (-0.5, 1.0))).verdict, additive_leaks(constant_p=True).verdict
+('holds', 'fails')
+
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
 References: Vaswani et al. (2017) §3.5; Shaw et al. (2018); Dai et al. (Transformer-XL, 2019);
@@ -20,8 +26,10 @@ Raffel et al. (T5, 2020); Ke et al. (TUPE, 2021); He et al. (DeBERTa, 2021); Su 
 from __future__ import annotations
 
 import numpy as np
+import sympy as sp
 
 from ropemath.claims._verdict import GAP, identity, num, res, shift_change
+from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.theory.encodings import (
     additive_score_expansion,
@@ -34,11 +42,16 @@ from ropemath.theory.encodings import (
 )
 
 
-def additive_leaks() -> Outcome:
-    r"""Additive (learned) absolute encodings give scores that depend on i and j, not only on i − j."""
+@control("the same p at every position (no absolute position to leak)", constant_p=True)
+def additive_leaks(*, constant_p: bool = False) -> Outcome:
+    r"""Additive (learned) absolute encodings give scores that depend on i and j, not only on i − j.
+
+    ``constant_p=True`` gives every position the encoding :math:`p_0`.
+    """
     rng = np.random.default_rng(36)  # seed 36
     x = np.tile(rng.standard_normal(8), (12, 1))  # the same token everywhere: only positions differ
     p, wq, wk = rng.standard_normal((12, 8)), *rng.standard_normal((2, 8, 8))
+    p = p[[0] * 12] if constant_p else p
     S = additive_scores(x, p, wq, wk)
     gap = abs(S[1, 0] - S[6, 5])
     return Outcome(
@@ -48,45 +61,61 @@ def additive_leaks() -> Outcome:
     )
 
 
-def sinusoidal_leaks() -> Outcome:
-    r"""The sinusoidal additive encoding leaks absolute positions too, for generic :math:`W_q, W_k`."""
+@control("no content and W_q^T W_k = I (the special case where p_i^T p_j is relative)", generic=False)
+def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
+    r"""The sinusoidal additive encoding leaks absolute positions too, for generic :math:`W_q, W_k`.
+
+    ``generic=False`` measures the special case: no content and :math:`W_q = W_k = I`.
+    """
     rng = np.random.default_rng(37)  # seed 37
     x, wq, wk = np.tile(rng.standard_normal(8), (12, 1)), *rng.standard_normal((2, 8, 8))
-    S = sinusoidal_scores(x, np.arange(12.0), wq, wk)
     eye = sinusoidal_scores(np.zeros((12, 8)), np.arange(12.0), np.eye(8), np.eye(8))
+    S = sinusoidal_scores(x, np.arange(12.0), wq, wk) if generic else eye
     special = abs(eye[1, 0] - eye[6, 5])
     gap = abs(S[1, 0] - S[6, 5])
     return Outcome(
         "holds" if gap > GAP else "fails",
-        f"Random W_q, W_k (seed 37): score(1, 0) = {num(S[1, 0])}, score(6, 5) "
-        f"= {num(S[6, 5])}. (Special case: with no content and W_q^T W_k = I, p_i^T p_j = sum_t cos((i-j) w_t) "
+        f"{'Random W_q, W_k (seed 37)' if generic else 'No content, W_q = W_k = I'}: score(1, 0) = "
+        f"{num(S[1, 0])}, score(6, 5) = {num(S[6, 5])}. (Special case: with no content and W_q^T W_k = I, "
+        "p_i^T p_j = sum_t cos((i-j) w_t) "
         f"is relative: residual {res(special)}; so some structure exists, but learned weights break it.)",
     )
 
 
-def four_terms() -> Outcome:
-    r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, one made of positions only."""
-    _, terms = additive_score_expansion()
+@control("only the first three terms (the position-position term dropped)", count=3)
+def four_terms(*, count: int = 4) -> Outcome:
+    r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, one made of positions only.
+
+    Sums the first ``count`` of the four terms, numerically and in sympy's expansion.
+    """
+    lhs, terms = additive_score_expansion()
     rng = np.random.default_rng(38)  # seed 38
     xi, pi, xj, pj = rng.standard_normal((4, 6))
     wq, wk = rng.standard_normal((2, 6, 6))
     full = (wq @ (xi + pi)) @ (wk @ (xj + pj))
-    parts = sum((wq @ a) @ (wk @ b) for a in (xi, pi) for b in (xj, pj))
-    ok = list(terms) == ["content-content", "content-position", "position-content", "position-position"]
+    parts = sum([(wq @ a) @ (wk @ b) for a in (xi, pi) for b in (xj, pj)][:count])
+    names = ["content-content", "content-position", "position-content", "position-position"]
+    rest = sp.expand(sp.expand(lhs) - sp.MatAdd(*[terms[t] for t in names[:count]]))  # what the terms leave out
+    ok = list(terms) == names and bool(rest.is_ZeroMatrix)
     out = identity(
-        abs(full - parts) if ok else float("inf"),
+        abs(full - parts),
         f"sympy expansion gives {len(terms)} terms, the last "
-        f"{terms['position-position']}; numeric sum of the 4 terms vs the score (seed 38)",
+        f"{terms['position-position']}{'' if ok else f'; the first {count} do NOT sum to the score ({rest} left)'}; "
+        f"numeric sum of the {count} terms vs the score (seed 38)",
     )
-    return out
+    return Outcome("holds" if ok and out.verdict == "holds" else "fails", out.evidence)
 
 
-def sinusoidal_formula() -> Outcome:
-    r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (with k read as i)."""
+@control("sine and cosine swapped (sin at the odd coordinates 2t+1)", parity=1)
+def sinusoidal_formula(*, parity: int = 0) -> Outcome:
+    r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (with k read as i).
+
+    ``parity=1`` states the sines at the coordinates :math:`2t+1` and the cosines at :math:`2t`.
+    """
     d, err = 16, 0.0
     for i in range(20):
         written = [
-            np.sin(i / 10000 ** (2 * (j // 2) / d)) if j % 2 == 0 else np.cos(i / 10000 ** (2 * (j // 2) / d))
+            np.sin(i / 10000 ** (2 * (j // 2) / d)) if j % 2 == parity else np.cos(i / 10000 ** (2 * (j // 2) / d))
             for j in range(d)
         ]
         err = max(err, float(np.max(np.abs(sinusoidal_encoding(float(i), d) - written))))
@@ -102,25 +131,33 @@ def sinusoidal_formula() -> Outcome:
     )
 
 
-def sinusoidal_parity() -> Outcome:
-    r""":math:`p_{i,2t}` and :math:`p_{i,2t+1}` are the odd- and even-numbered coordinates when counting from 1."""
+@control("coordinates counted from 0", start=0)
+def sinusoidal_parity(*, start: int = 1) -> Outcome:
+    r""":math:`p_{i,2t}` and :math:`p_{i,2t+1}` are the odd- and even-numbered coordinates when counting from 1.
+
+    ``start`` is the number of the first coordinate.
+    """
     d = 8
     omega = [10000.0 ** (-2 * t / d) for t in range(d // 2)]
     p = sinusoidal_encoding(1.0, d)
     # locate each sin(omega_t) and cos(omega_t) in p by value, without assuming where they are
-    sines = sorted(int(np.argmin(np.abs(p - np.sin(w)))) + 1 for w in omega)  # 1-based coordinate numbers
-    cosines = sorted(int(np.argmin(np.abs(p - np.cos(w)))) + 1 for w in omega)
+    sines = sorted(int(np.argmin(np.abs(p - np.sin(w)))) + start for w in omega)  # 1-based coordinate numbers
+    cosines = sorted(int(np.argmin(np.abs(p - np.cos(w)))) + start for w in omega)
     ok = all(n % 2 == 1 for n in sines) and all(n % 2 == 0 for n in cosines) and len(set(sines + cosines)) == d
     return Outcome(
         "holds" if ok else "fails",
-        f"At position 1 (d = 8) the sines sin(omega_t) sit at the 1-based coordinates {sines} (odd-numbered) and "
+        f"At position 1 (d = 8) the sines sin(omega_t) sit at the {start}-based coordinates {sines} (odd-numbered) and "
         f"the cosines at {cosines} (even-numbered): the note's 'odd / even' counts from 1, while its subscripts "
         "2t, 2t+1 count from 0 (counting from 0 the labels swap).",
     )
 
 
-def relative_schemes() -> Outcome:
-    r"""Shaw (clipped), Transformer-XL, T5 and DeBERTa scores depend on positions only through m − n."""
+@control("the learned and sinusoidal relative encodings indexed by m + n instead of m - n", sign=1)
+def relative_schemes(*, sign: int = -1) -> Outcome:
+    r"""Shaw (clipped), Transformer-XL, T5 and DeBERTa scores depend on positions only through m − n.
+
+    ``sign = 1`` indexes the relative encodings by :math:`m + n` (T5's bias keeps m - n).
+    """
     rng = np.random.default_rng(39)  # seed 39
     N, d, K = 10, 6, 3
     x, u, v = rng.standard_normal((N, d)), rng.standard_normal(d), rng.standard_normal(d)
@@ -129,10 +166,10 @@ def relative_schemes() -> Outcome:
     content = (x @ wq.T) @ (x @ wk.T).T
 
     def rel(pos: np.ndarray) -> np.ndarray:
-        return table[np.clip(pos[:, None] - pos[None, :], -K, K).astype(int) + K]  # p~_(m-n), shape (N, N, d)
+        return table[np.clip(pos[:, None] + sign * pos[None, :], -K, K).astype(int) + K]  # p~_(m-n), (N, N, d)
 
     def sin_rel(pos: np.ndarray) -> np.ndarray:
-        return sinusoidal_encoding(pos[:, None] - pos[None, :], d)
+        return sinusoidal_encoding(pos[:, None] + sign * pos[None, :], d)
 
     schemes = {
         "Shaw": lambda p: np.einsum("md,mnd->mn", x @ wq.T, (x[None, :, :] + rel(p)) @ wk.T),
@@ -160,21 +197,26 @@ def relative_schemes() -> Outcome:
     )
 
 
-def tupe_position_term() -> Outcome:
-    r"""Refutes "projecting :math:`p_m, p_n` (:math:`p_m^\top U_q^\top U_k p_n`) encodes relative position"."""
-    parts = sinusoidal_pair_decomposition()
-    import sympy as sp
+@control("U_q^T U_k = I + J/2, of the relative form a I + b J: nothing to refute", m_matrix=((1.0, 0.5), (-0.5, 1.0)))
+def tupe_position_term(
+    *, m_matrix: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 0.0), (0.0, 2.0))
+) -> Outcome:
+    r"""Refutes "projecting :math:`p_m, p_n` (:math:`p_m^\top U_q^\top U_k p_n`) encodes relative position".
 
+    ``m_matrix`` is :math:`M = U_q^\top U_k` (d = 2); the claim is refuted when M is not of the form aI + bJ.
+    """
+    parts = sinusoidal_pair_decomposition()
     a, b, c, e = sp.symbols("a b c e", real=True)
-    absolute = parts["absolute"].subs({a: 1, b: 0, c: 0, e: 2})
-    M = np.diag([1.0, 2.0])
+    M = np.array(m_matrix, dtype=float)
+    absolute = parts["absolute"].subs({s: sp.nsimplify(v) for s, v in zip((a, b, c, e), M.ravel(), strict=True)})
     p = sinusoidal_encoding(np.array([0.0, 1.0]), 2)
     s00, s11 = float(p[0] @ M @ p[0]), float(p[1] @ M @ p[1])
     fixed = sp.simplify(parts["absolute"].subs({e: a, c: -b}))
-    example = {"d": 2, "U_q^T U_k": [[1.0, 0.0], [0.0, 2.0]], "score(0, 0)": num(s00), "score(1, 1)": num(s11)}
+    shown = f"diag({M[0, 0]:g}, {M[1, 1]:g})" if M[0, 1] == M[1, 0] == 0 else f"{num(M)}"
+    example = {"d": 2, "U_q^T U_k": num(M), "score(0, 0)": num(s00), "score(1, 1)": num(s11)}
     return Outcome(
-        "fails" if abs(s00 - s11) > GAP else "holds",
-        f"Sinusoidal p (d = 2) and U_q^T U_k = diag(1, 2): i - j = 0 in both, yet p_0^T M p_0 = {num(s00)} and "
+        "fails" if abs(s00 - s11) > GAP and absolute != 0 else "holds",
+        f"Sinusoidal p (d = 2) and U_q^T U_k = {shown}: i - j = 0 in both, yet p_0^T M p_0 = {num(s00)} and "
         f"p_1^T M p_1 = {num(s11)}; sympy's split leaves the absolute part {absolute}. Correction: it is "
         f"relative iff every 2x2 block is a I + b J (absolute part then {fixed}; split residual "
         f"{parts['residual']}).",
@@ -183,19 +225,26 @@ def tupe_position_term() -> Outcome:
     )
 
 
-def absolute_carries_relative() -> Outcome:
-    r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative."""
-    p = sinusoidal_encoding(np.arange(8.0), 16)
+@control("the odd coordinates also sines (phase 0 instead of pi/2): p_i^T p_j not relative", phase=0.0)
+def absolute_carries_relative(*, phase: float = np.pi / 2) -> Outcome:
+    r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative.
+
+    The encoding is written out: :math:`p_{i,2t} = \sin(i\omega_t)`, :math:`p_{i,2t+1} = \sin(i\omega_t + \phi)`
+    with :math:`\phi` = ``phase`` (:math:`\pi/2` gives the cosine).
+    """
+    omega = 10000.0 ** (-2 * np.arange(8) / 16)
+    angle = np.arange(8.0)[:, None] * omega[None, :]
+    p = np.stack([np.sin(angle), np.sin(angle + phase)], axis=-1).reshape(8, 16)
     a, b = float(p[1] @ p[0]), float(p[6] @ p[5])
     _, _, residual = sinusoidal_dot_identity(4)
     leak = sinusoidal_leaks()
     example = {"d": 16, "p_1 . p_0": num(a), "p_6 . p_5": num(b)}
     return Outcome(
         "fails" if abs(a - b) < 1e-12 and residual == 0 else "holds",
-        f"Sinusoidal p: p_1.p_0 = {num(a)} = p_6.p_5, and sympy proves p_i^T p_j = sum_t cos((i - j) w_t) "
+        f"Sinusoidal p: p_1.p_0 = {num(a)} {'=' if abs(a - b) < 1e-12 else '!='} p_6.p_5, and sympy proves "
+        f"p_i^T p_j = sum_t cos((i - j) w_t) "
         f"(residual {residual}). Correction: what fails is that the attention score is a function of i - j "
         f"alone once W_q, W_k and the content enter: {leak.evidence}",
         example,
         leak.verdict == "holds",
     )
-

@@ -7,10 +7,18 @@ score, the Abel summation and its bound (via :mod:`ropemath.theory.abel` and :mo
 trend of the
 bound, the effect of the base, and what happens as d grows.
 
+Each check of a computable claim takes keyword-only parameters whose defaults state the claim and
+whose registered negative control (:func:`ropemath.claims.controls.control`) makes it wrong — an
+index shifted by one, a factor dropped, a base below 1, the opposite ordering — through the same
+measurement.
+
 Example:
 
 >>> theta_range().counterexample["ratio"], shared_frequencies().verdict
 (10.0, 'fails')
+>>> from ropemath.claims.controls import CONTROLS
+>>> CONTROLS[pair_index].call, CONTROLS[pair_index].run().verdict
+('pair_index(offset=1)', 'fails')
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (35)-(37),
 Figure 2; Vaswani et al. (2017) §3.5.
@@ -23,11 +31,14 @@ import functools
 import numpy as np
 
 from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, res
+from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
+from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
 from ropemath.core.spectrum import turns, wavelengths
 from ropemath.symbolic import proofs
-from ropemath.theory.abel import abel_check, complex_score
+from ropemath.symbolic.common import is_zero
+from ropemath.theory.abel import abel_bound, abel_identity_error, complex_score
 from ropemath.theory.decay import decay_bound
 from ropemath.theory.encodings import sinusoidal_encoding
 from ropemath.theory.plateau import random_phase_level
@@ -36,29 +47,55 @@ DIMS = (2, 4, 8, 64, 128, 4096)
 
 
 @functools.cache
-def _abel() -> dict[str, float]:
-    """One run of :func:`ropemath.theory.abel.abel_check` (d = 32, 3 draws, seed 0), shared by four checks."""
-    return abel_check(32, trials=3)
+def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
+    r"""Eq. (35)-(37) on 3 random q, k (d = 32, seed 0), every r in [-1024, 1024] and 1024 in [-1e6, 1e6].
+
+    The score :math:`\mathrm{Re}\sum_i h_i e^{i\,\mathrm{sign}\,r\theta_i}` (``complex_score``) is compared
+    with ``apply_rope`` scores at m = n + r (``rope_error``, relative to |q||k|) and with ``scale`` times the
+    bound of eq. (37) (``violations``, ``max_ratio``); ``abel_error`` is the Abel identity's gap (eq. 36).
+    """
+    rng = np.random.default_rng(0)  # seed 0
+    r = np.concatenate([np.arange(-1024, 1025), rng.integers(-(10**6), 10**6 + 1, size=1024)]).astype(float)
+    out = {"max_ratio": 0.0, "violations": 0.0, "abel_error": 0.0, "rope_error": 0.0}
+    for _ in range(3):
+        q, k = rng.standard_normal((2, 32))
+        n = float(rng.integers(-(10**6), 10**6 + 1))
+        score = complex_score(q, k, sign * r, layout="interleaved")
+        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved") @ apply_rope(
+            k, n, layout="interleaved"
+        )
+        bound = scale * abel_bound(q, k, r, layout="interleaved")
+        out["max_ratio"] = max(out["max_ratio"], float(np.max(np.abs(score) / bound)))
+        out["violations"] += float(np.count_nonzero(np.abs(score) > bound * (1 + 1e-12)))
+        out["abel_error"] = max(out["abel_error"], abel_identity_error(q, k, r, layout="interleaved"))
+        scale_qk = float(np.linalg.norm(q) * np.linalg.norm(k))
+        out["rope_error"] = max(out["rope_error"], float(np.max(np.abs(score - rope))) / scale_qk)
+    return out
 
 
-def theta_one_based() -> Outcome:
+@control("j not shifted: 10000^(-2j/d) for j = 1..d/2", shift=0)
+def theta_one_based(*, shift: int = 1) -> Outcome:
     r""":math:`\theta_j = 10000^{-2(j-1)/d}`, j = 1..d/2 (the paper) — our :math:`\theta_{j-1}`."""
     err = max(
-        abs(10000.0 ** (-2 * (j - 1) / d) - float(frequencies(d)[j - 1])) for d in DIMS for j in range(1, d // 2 + 1)
+        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1]))
+        for d in DIMS
+        for j in range(1, d // 2 + 1)
     )
     return identity(err, "10000^(-2(j-1)/d) written out for j = 1..d/2 vs ropemath.frequencies(d)[j-1], d up to 4096")
 
 
-def theta_zero_based() -> Outcome:
+@control("the factor 2 missing: 10000^(-i/d)", factor=1)
+def theta_zero_based(*, factor: int = 2) -> Outcome:
     r""":math:`\theta_i = 10000^{-2i/d}`, i = 0..d/2−1."""
-    err = max(abs(10000.0 ** (-2 * i / d) - float(frequencies(d)[i])) for d in DIMS for i in range(d // 2))
+    err = max(abs(10000.0 ** (-factor * i / d) - float(frequencies(d)[i])) for d in DIMS for i in range(d // 2))
     return identity(err, "10000^(-2i/d) written out for i = 0..d/2-1 vs ropemath.frequencies(d)[i], d up to 4096")
 
 
-def theta_decreasing() -> Outcome:
+@control("a base below 1 (1e-4): theta_i = base^(-2i/d) then grows with i", base=1e-4)
+def theta_decreasing(*, base: float = 10000.0) -> Outcome:
     r""":math:`1 = \theta_0 > \theta_1 > \dots`: larger index, lower frequency, slower rotation (base > 1)."""
-    ok = all(frequencies(d)[0] == 1.0 and np.all(np.diff(frequencies(d)) < 0) for d in DIMS)
-    lam = wavelengths(128)
+    ok = all(frequencies(d, base)[0] == 1.0 and np.all(np.diff(frequencies(d, base)) < 0) for d in DIMS)
+    lam = wavelengths(128, base)
     return Outcome(
         "holds" if ok else "fails",
         f"theta_0 = 1 and strictly decreasing for every d in {DIMS} (base 10000); "
@@ -66,23 +103,28 @@ def theta_decreasing() -> Outcome:
     )
 
 
-def theta_range() -> Outcome:
-    r""":math:`\theta_{d/2} \approx 1/10000` (paper's index): it is :math:`10000^{-(d-2)/d}`, close for large d only."""
-    ratio = {d: float(frequencies(d)[-1] * 10000.0) for d in (8, 128, 4096)}
-    example = {"d": 8, "theta_(d/2)": num(frequencies(8)[-1], 6), "1/10000": 1e-4, "ratio": num(ratio[8])}
+@control("the counterexample taken at d = 4096, inside the condition", d=4096)
+def theta_range(*, d: int = 8) -> Outcome:
+    r""":math:`\theta_{d/2} \approx 1/10000` (paper's index): it is :math:`10000^{-(d-2)/d}`, close for large d only.
+
+    ``d`` is the dimension of the counterexample (8: small d, outside the condition).
+    """
+    ratio = {dim: float(frequencies(dim)[-1] * 10000.0) for dim in (d, 128, 4096)}
+    example = {"d": d, "theta_(d/2)": num(frequencies(d)[-1], 6), "1/10000": 1e-4, "ratio": num(ratio[d])}
     return conditional(
-        ratio[8] > 2.0,
+        ratio[d] > 2.0,
         ratio[4096] < 1.01 and ratio[128] < 1.2,
         example,
-        f"theta_(d/2) * 10000 = 10000^(2/d): {num(ratio[8])} at d = 8, {num(ratio[128])} at d = 128, "
+        f"theta_(d/2) * 10000 = 10000^(2/d): {num(ratio[d])} at d = {d}, {num(ratio[128])} at d = 128, "
         f"{num(ratio[4096])} at d = 4096.",
     )
 
 
-def fast_near_slow_far() -> Outcome:
+@control("base 100: the slowest wavelength is then about 585 positions", base=100.0)
+def fast_near_slow_far(*, base: float = 10000.0) -> Outcome:
     r"""High-frequency pairs resolve nearby positions, low-frequency pairs distant ones."""
-    d, lam, theta = 128, wavelengths(128), frequencies(128)
-    t0 = turns(np.array([44.0, 10000.0]), d)
+    d, lam, theta = 128, wavelengths(128, base), frequencies(128, base)
+    t0 = turns(np.array([44.0, 10000.0]), d, base)
     ok = bool(np.all(np.diff(lam) > 0) and lam[0] < 7 and lam[-1] > 10000)
     return Outcome(
         "holds" if ok else "fails",
@@ -93,24 +135,26 @@ def fast_near_slow_far() -> Outcome:
     )
 
 
-def pair_index() -> Outcome:
+@control("wrong index: theta_floor((j+1)/2)", offset=1)
+def pair_index(*, offset: int = 0) -> Outcome:
     r"""Coordinate j (0-based) rotates with :math:`\theta_{\lfloor j/2 \rfloor}`."""
     d, m = 8, 1.0
     R, theta = rotation_matrix(m, d), frequencies(d)
-    err = max(abs(R[j, j] - np.cos(m * theta[j // 2])) for j in range(d))
+    err = max(abs(R[j, j] - np.cos(m * theta[min((j + offset) // 2, d // 2 - 1)])) for j in range(d))
     return identity(err, "diagonal entry j of R^8_(Theta,1) vs cos(theta_floor(j/2))")
 
 
-def shared_frequencies() -> Outcome:
+@control("coordinate 0 compared with coordinate 2 (the next pair) instead of 1", other=2)
+def shared_frequencies(*, other: int = 1) -> Outcome:
     r"""Refutes "each dimension has its own frequency": coordinates 2i and 2i+1 share :math:`\theta_i`."""
     R, theta = rotation_matrix(1.0, 4), frequencies(4)
-    same = R[0, 0] == R[1, 1]
+    same = R[0, 0] == R[other, other]
     distinct = len(set(frequencies(128).tolist())) == 64
     example = {
         "d": 4,
         "m": 1,
         "R[0,0]": num(R[0, 0]),
-        "R[1,1]": num(R[1, 1]),
+        f"R[{other},{other}]": num(R[other, other]),
         "theta of coordinates 0 and 1": num(theta[0]),
     }
     return Outcome(
@@ -123,67 +167,77 @@ def shared_frequencies() -> Outcome:
     )
 
 
-def clock_hands() -> Outcome:
+@control("position 700, not near a whole number of turns of the fastest pair", b=700.0)
+def clock_hands(*, b: float = 710.0) -> Outcome:
     r"""Like clock hands, pairs of different speed together pin down a position one pair alone nearly confuses."""
-    d, a, b = 128, 0.0, 710.0
+    d, a = 128, 0.0
     fast = float(abs(np.angle(np.exp(1j * (b - a) * frequencies(d)[0]))))
     q = np.ones(d) / np.sqrt(d)
     together = float(np.linalg.norm(rotation_matrix(b, d) @ q - rotation_matrix(a, d) @ q))
     ok = fast < 1e-3 and together > 0.1
     return Outcome(
         "holds" if ok else "fails",
-        f"d = 128: positions 0 and 710 differ by only {fast:.1e} rad on the "
+        f"d = 128: positions 0 and {b:.0f} differ by only {fast:.1e} rad on the "
         f"fastest pair (710 is almost 113 full turns), but the whole rotated unit vector moves by {together:.3f}.",
     )
 
 
-def complex_score_form() -> Outcome:
+@control("e^(i(n-m)theta_i) instead of e^(i(m-n)theta_i)", sign=-1)
+def complex_score_form(*, sign: int = 1) -> Outcome:
     r"""Eq. (35): :math:`(R_m q)^\top(R_n k) = \mathrm{Re}[\sum_i h_i e^{i(m-n)\theta_i}]`."""
-    out = _abel()
+    out = _abel(sign)
     return identity(
         out["rope_error"],
-        "ropemath.theory.abel.abel_check (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6): "
-        "complex form vs apply_rope scores, relative",
+        "ropemath.theory.abel.complex_score vs apply_rope scores (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6), "
+        "relative",
         tol=1e-9,
     )
 
 
-def abel_summation() -> Outcome:
-    r"""Eq. (36): :math:`\sum h_i(S_{i+1}-S_i) = -\sum S_{i+1}(h_{i+1}-h_i)`."""
+@control("the minus sign dropped: + sum S_(i+1)(h_(i+1) - h_i)", sign=-1)
+def abel_summation(*, sign: int = 1) -> Outcome:
+    r"""Eq. (36): :math:`\sum h_i(S_{i+1}-S_i) = -\sum S_{i+1}(h_{i+1}-h_i)`.
+
+    The stored sympy proof is re-run (zero test of lhs - sign * rhs), so an altered proof cannot pass.
+    """
     p = proofs.get_proof("abel_summation_d8")
+    proved = is_zero(p.lhs - sign * p.rhs)
     err = _abel()["abel_error"]
-    out = identity(
-        err if p.holds else float("inf"),
-        f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}; "
-        "numeric Abel identity (ropemath.theory.abel.abel_check, d = 32)",
+    return identity(
+        err if proved else float("inf"),
+        f"sympy proof '{p.name}' {'holds' if proved else 'FAILS'}; "
+        "numeric Abel identity (ropemath.theory.abel.abel_identity_error, d = 32, 3 draws, seed 0)",
     )
-    return out
 
 
-def abel_inequality() -> Outcome:
+@control("the mean (1/(d/2)) sum_j |S_j| in place of the sum (d = 32: the bound / 16)", scale=1 / 16)
+def abel_inequality(*, scale: float = 1.0) -> Outcome:
     r"""Eq. (37): :math:`|\sum h_i e^{ir\theta_i}| \le (\max_i |h_{i+1}-h_i|)\sum_j |S_j|`."""
-    out = _abel()
+    out = _abel(1, scale)
     ok = out["violations"] == 0 and out["max_ratio"] <= 1
     return Outcome(
         "holds" if ok else "fails",
-        f"ropemath.theory.abel.abel_check (d = 32, 3 draws): {int(out['violations'])} "
+        f"ropemath.theory.abel.abel_bound (d = 32, 3 draws, seed 0): {int(out['violations'])} "
         f"scores above the bound; largest score/bound ratio {out['max_ratio']:.3f}.",
     )
 
 
-def _bound_trend() -> tuple[bool, str]:
-    """Means of B(r) over 8 windows of 32 positions on [0, 256) decrease (d = 128)."""
-    means = decay_bound(np.arange(256.0), 128).reshape(8, 32).mean(axis=1)
-    return bool(
-        np.all(np.diff(means) < 0)
-    ), f"window means of the bound over [0, 256) in steps of 32: {num(means, 2)}"
+def _bound_trend(start: float = 0.0) -> tuple[bool, str]:
+    """Means of B(r) over 8 windows of 32 positions on [start, start + 256) decrease (d = 128)."""
+    means = decay_bound(start + np.arange(256.0), 128).reshape(8, 32).mean(axis=1)
+    window = f"[{start:.0f}, {start + 256:.0f})"
+    return bool(np.all(np.diff(means) < 0)), f"window means of the bound over {window} in steps of 32: {num(means, 2)}"
 
 
-def score_decays() -> Outcome:
+@control("q = k on the slowest pair only, whose score cos(r theta_63) does fall on [0, 256]", slowest_only=True)
+def score_decays(*, slowest_only: bool = False) -> Outcome:
     r"""Refutes "the inner product decays as the relative distance grows" (it is the bound that decays)."""
     q = np.ones(128)
+    if slowest_only:
+        q[:-2] = 0.0
     s = complex_score(q, q, np.arange(0.0, 257.0), layout="interleaved")
-    r1 = int(np.nonzero(np.diff(s) > 0)[0][0])
+    rises = np.nonzero(np.diff(s) > GAP)[0]
+    r1 = int(rises[0]) if rises.size else 255  # no rise: the last step is shown
     qr, kr = np.random.default_rng(0).standard_normal((2, 128))  # seed 0
     sr = complex_score(qr, kr, np.arange(0.0, 1001.0), layout="interleaved")
     far = int(np.argmax(np.abs(sr)))
@@ -192,13 +246,13 @@ def score_decays() -> Outcome:
     example = {
         "d": 128,
         "base": 10000,
-        "q = k": "(1, ..., 1)",
+        "q = k": "(0, ..., 0, 1, 1)" if slowest_only else "(1, ..., 1)",
         f"score(r={r1})": num(s[r1]),
         f"score(r={r1 + 1})": num(s[r1 + 1]),
         "random q, k (seed 0)": {"score(r=0)": num(sr[0]), f"score(r={far})": num(sr[far])},
     }
     return Outcome(
-        "fails" if s[r1 + 1] > s[r1] + GAP else "holds",
+        "fails" if rises.size else "holds",
         f"Even for q = k = (1, ..., 1) the score rises from r = {r1} to {r1 + 1} ({num(s[r1])} -> {num(s[r1 + 1])}); "
         f"for random q, k (seed 0) |score| is {num(abs(sr[0]))} at r = 0 and {num(abs(sr[far]))} at r = {far}. "
         f"Correction: the Abel upper bound decays as a trend ({text}) and bounds every score "
@@ -208,11 +262,12 @@ def score_decays() -> Outcome:
     )
 
 
-def bound_decreases() -> Outcome:
+@control("the trend read far out, on [2048, 2304), where the bound has levelled off", start=2048.0)
+def bound_decreases(*, start: float = 0.0) -> Outcome:
     r"""The bound :math:`\frac{1}{d/2}\sum_j|S_j|` decreases with distance — as a trend, on the plotted range."""
     b = decay_bound(np.arange(0.0, 4097.0), 128)
     r1 = int(np.nonzero(np.diff(b[:257]) > 0)[0][0])
-    trend, text = _bound_trend()
+    trend, text = _bound_trend(start)
     level = random_phase_level(128)
     example = {
         "d": 128,
@@ -232,9 +287,15 @@ def bound_decreases() -> Outcome:
     )
 
 
-def larger_base_slower() -> Outcome:
-    r"""A larger base makes the bound decay more slowly — in the sense of how long it takes to fall, not pointwise."""
-    bases, r = (100.0, 1000.0, 10000.0, 100000.0, 500000.0), np.arange(0.0, 1025.0)
+@control(
+    "the bases listed largest first: 'a larger base decays faster'", bases=(500000.0, 100000.0, 10000.0, 1000.0, 100.0)
+)
+def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 100000.0, 500000.0)) -> Outcome:
+    r"""A larger base makes the bound decay more slowly — in the sense of how long it takes to fall, not pointwise.
+
+    ``bases`` in the order the claim says their decay slows down.
+    """
+    r = np.arange(0.0, 1025.0)
     curves = {base: decay_bound(r, 128, base) for base in bases}
     reach = [int(np.nonzero(curves[base] < 0.25 * curves[base][0])[0][0]) for base in bases]
     below = np.nonzero(curves[100000.0] < curves[10000.0] - GAP)[0]
@@ -255,22 +316,23 @@ def larger_base_slower() -> Outcome:
     )
 
 
-def decay_with_dimension() -> Outcome:
+@control("distance r = 10000, where the limit is close to 0", r=10000.0)
+def decay_with_dimension(*, r: float = 100.0) -> Outcome:
     r"""Refutes "as the dimension grows, far-apart inner products tend to 0"."""
-    r, dims = 100.0, (64, 256, 1024, 4096, 16384)
+    dims = (64, 256, 1024, 4096, 16384)
     means = [float(np.mean(np.cos(r * frequencies(d)))) for d in dims]
     t = np.linspace(0.0, 1.0, 400001)
     limit = float(np.trapezoid(np.cos(r * 10000.0 ** (-t)), t))
     gaps = [abs(v - limit) for v in means]
     example = {
         "q = k": "(1, ..., 1)",
-        "r": 100,
+        "r": int(r),
         "score / d for d = 64, 256, 1024, 4096, 16384": num(means),
         "limit": num(limit),
     }
     return Outcome(
         "fails" if abs(limit) > 0.1 else "holds",
-        f"For q = k = (1, ..., 1) at distance r = 100 the normalised score (2/d) sum_i cos(r theta_i) is "
+        f"For q = k = (1, ..., 1) at distance r = {r:.0f} the normalised score (2/d) sum_i cos(r theta_i) is "
         f"{num(means)} for d = {dims}: it converges to {num(limit)}, not 0. Correction: as d grows it tends to "
         f"the integral of cos(r 10000^-t) over t in [0, 1] (gaps {[res(g) for g in gaps]}).",
         example,
@@ -289,19 +351,35 @@ def extrapolation() -> Outcome:
     )
 
 
-def same_frequencies_as_sinusoidal() -> Outcome:
-    r"""RoPE's :math:`\theta_t` are the frequencies :math:`10000^{-2t/d}` of the sinusoidal encoding."""
-    err = max(float(np.max(np.abs(sinusoidal_encoding(1.0, d)[0::2] - np.sin(frequencies(d))))) for d in (8, 64, 512))
-    return identity(err, "sin components of the sinusoidal encoding at position 1 vs sin(theta_t), d in {8, 64, 512}")
+@control("the cos components of the sinusoidal encoding taken for its sin components", component=1)
+def same_frequencies_as_sinusoidal(*, component: int = 0) -> Outcome:
+    r"""RoPE's :math:`\theta_t` are the frequencies :math:`10000^{-2t/d}` of the sinusoidal encoding.
+
+    Both are compared with the formulas written out: :math:`PE_{(1, 2t)} = \sin(1/10000^{2t/d})` (Vaswani et
+    al. §3.5) for ``ropemath.theory.encodings.sinusoidal_encoding`` at position 1 (its components
+    ``component::2``), and :math:`\theta_t = 10000^{-2t/d}` (RoFormer eq. 15) for ``ropemath.frequencies``.
+    """
+    err = 0.0
+    for d in (8, 64, 512):
+        t = np.arange(d // 2)
+        pe = sinusoidal_encoding(1.0, d)[component::2]
+        err = max(err, float(np.max(np.abs(pe - np.sin(1.0 / 10000.0 ** (2 * t / d))))))
+        err = max(err, float(np.max(np.abs(frequencies(d) - 10000.0 ** (-2 * t / d)))))
+    return identity(
+        err,
+        "sin components of the sinusoidal encoding at position 1 vs sin(1/10000^(2t/d)), and RoPE's theta_t vs "
+        "10000^(-2t/d), d in {8, 64, 512}",
+    )
 
 
-def theta_is_not_the_base() -> Outcome:
+@control("the stated value replaced by theta = 1 (what eq. (15) gives at d = 2)", stated=1.0)
+def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:
     r"""Refutes "θ is often set to 10000": 10000 is the base; :math:`\theta_i = 10000^{-2i/d} \in (10^{-4}, 1]`."""
     two = float(frequencies(2)[0])
     inside = all(frequencies(d)[0] == 1.0 and frequencies(d)[-1] > 1e-4 for d in DIMS)
-    example = {"d": 2, "theta from RoFormer eq. (15)": two, "stated theta": 10000.0}
+    example = {"d": 2, "theta from RoFormer eq. (15)": two, "stated theta": stated}
     return Outcome(
-        "fails" if abs(two - 10000.0) > GAP else "holds",
+        "fails" if abs(two - stated) > GAP else "holds",
         f"In the 2D case RoFormer's formula gives theta = 10000^0 = {two}; for every d in {DIMS} the "
         f"theta_i lie in (1e-4, 1] ({'checked' if inside else 'NOT so'}). 10000 is the base of the "
         f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.",

@@ -12,6 +12,12 @@ Example:
 >>> stability().verdict, score_shape().verdict, invertible().verdict
 ('holds-if', 'fails', 'holds')
 
+Each check takes keyword arguments through which its claim can be made wrong; the registered negative
+control (:mod:`.controls`) runs the same measurement on that variant, which must get another verdict:
+
+>>> stability(formats=("float64", "float64")).verdict, score_shape(what="f_q^T f_k").verdict
+('holds', 'holds')
+
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4; the five notes of
@@ -23,37 +29,45 @@ from __future__ import annotations
 import numpy as np
 
 from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, res
-from ropemath.claims.checks_rotation import POSITIONS, relative_identity
+from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
+from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
-from ropemath.core.checks import elementwise_error, orthogonality_error, relative_position_error
+from ropemath.core.checks import elementwise_error
 from ropemath.core.precision import angles_in_format, largest_distinct_integer, phase_error
 from ropemath.core.rotation import rotation_2d, rotation_matrix
+from ropemath.theory.encodings import sinusoidal_encoding
 
 
-def absolute_and_relative() -> Outcome:
-    r"""Each position gets its own rotation (absolute) while scores depend on m - n only (relative)."""
+@control("every token at the same position (spacing 0): no position of its own", spacing=0.0)
+def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
+    r"""Each position gets its own rotation (absolute) while scores depend on m - n only (relative).
+
+    Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`.
+    """
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
-    pts = apply_rope(np.broadcast_to(q, (512, d)), np.arange(512.0), layout="interleaved")
+    pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), layout="interleaved")
     sq = np.sum(pts**2, axis=1)
     dist = sq[:, None] + sq[None, :] - 2 * pts @ pts.T
     np.fill_diagonal(dist, np.inf)
     closest = float(np.sqrt(max(dist.min(), 0.0)) / np.linalg.norm(q))
-    rel = relative_identity()
+    rel = relative_identity(sign=sign)
     ok = closest > 1e-3 and rel.verdict == "holds"
     return Outcome(
         "holds" if ok else "fails",
-        f"Absolute: R_m q for m = 0..511 (d = 8, seed 7) are pairwise distinct, closest pair at relative "
+        f"Absolute: R_m q for m = 0..511 (d = 8, seed 7) are {'' if closest > 1e-3 else 'NOT '}pairwise distinct, "
+        f"closest pair at relative "
         f"distance {closest:.3f}. Relative: {rel.evidence}",
     )
 
 
-def any_length() -> Outcome:
-    r"""The rotation is defined for every position: no table, no maximum length."""
+@control("q^T R_{m-n} k at the far positions (sign of the distance flipped)", sign=-1)
+def any_length(*, sign: int = 1) -> Outcome:
+    r"""The rotation is defined for every position: no table, no maximum length (``sign``: see relative_identity)."""
     q, k = np.random.default_rng(8).standard_normal((2, 64))  # seed 8
     big = [(1e6 + 3, 1e6), (-5e5, 5e5), (2**20, 17.0)]
-    err = max(relative_position_error(q, k, m, n) for m, n in big)
-    orth = max(orthogonality_error(m, 64) for m, _ in big)
+    err = max(_relative_residual(q, k, m, n, sign) for m, n in big)
+    orth = max(float(np.max(np.abs(rotation_matrix(m, 64).T @ rotation_matrix(m, 64) - np.eye(64)))) for m, _ in big)
     return identity(
         max(err, orth),
         "relative identity and orthogonality at positions up to 2^20 (float64 angles; "
@@ -62,76 +76,85 @@ def any_length() -> Outcome:
     )
 
 
-def invertible() -> Outcome:
-    r""":math:`R_{-m} R_m x = x`: the rotation loses no information."""
+@control("R_m R_m x = x (undone by rotating forward again)", sign=1)
+def invertible(*, sign: int = -1) -> Outcome:
+    r""":math:`R_{-m} R_m x = x`: the rotation loses no information (undone by :math:`R_{\mathrm{sign}\,m}`)."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
     err = max(
-        float(np.max(np.abs(apply_rope(apply_rope(x, m, layout="interleaved"), -m, layout="interleaved") - x)))
+        float(np.max(np.abs(apply_rope(apply_rope(x, m, layout="interleaved"), sign * m, layout="interleaved") - x)))
         for m in POSITIONS
     )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
 
 
-def multiplicative() -> Outcome:
-    r"""RoPE is multiplicative: :math:`f(x, m) = R_m x` is linear in x (no additive position term)."""
+@control("f(x, m) = R_m x + p_m (a sinusoidal p_m added)", additive=1.0)
+def multiplicative(*, additive: float = 0.0) -> Outcome:
+    r"""RoPE is multiplicative: :math:`f(x, m) = R_m x` is linear in x (no additive position term).
+
+    ``additive`` c measures :math:`f(x, m) = R_m x + c\,p_m` instead (:math:`p_m` sinusoidal).
+    """
     rng = np.random.default_rng(10)  # seed 10
     x, y = rng.standard_normal((2, 16))
     a, b = 1.7, -0.4
-    err = max(
-        float(
-            np.max(
-                np.abs(
-                    apply_rope(a * x + b * y, m, layout="interleaved")
-                    - a * apply_rope(x, m, layout="interleaved")
-                    - b * apply_rope(y, m, layout="interleaved")
-                )
-            )
-        )
-        for m in POSITIONS
-    )
-    zero = max(float(np.max(np.abs(apply_rope(np.zeros(16), m, layout="interleaved")))) for m in POSITIONS)
+
+    def f(v: np.ndarray, m: float) -> np.ndarray:
+        return apply_rope(v, m, layout="interleaved") + additive * sinusoidal_encoding(m, 16)
+
+    err = float(np.max([np.max(np.abs(f(a * x + b * y, m) - a * f(x, m) - b * f(y, m))) for m in POSITIONS]))
+    zero = float(np.max([np.max(np.abs(f(np.zeros(16), m))) for m in POSITIONS]))  # NaN propagates
     out = identity(
         max(err, zero), "f(a x + b y, m) vs a f(x, m) + b f(y, m), and f(0, m) = 0 (so no p_m is added)", tol=1e-10
     )
     return out
 
 
-def stability() -> Outcome:
-    r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format."""
+@control("angles formed in float64 throughout: outside the condition nothing breaks", formats=("float64", "float64"))
+def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
+    r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format.
+
+    ``formats`` are the formats of the angles for the collision test (positions 256, 257) and the drift test.
+    """
+    short, mid = formats
     kappa = max(float(np.linalg.cond(rotation_matrix(m, 64))) for m in POSITIONS)
-    bf = angles_in_format([256, 257], 128, dtype="bfloat16")[:, 0]
-    drift = {m: float(np.max(phase_error(m, 128, dtype="float32"))) for m in (2048, 10**6)}
+    bf = angles_in_format([256, 257], 128, dtype=short)[:, 0]
+    drift = {m: float(np.max(phase_error(m, 128, dtype=mid))) for m in (2048, 10**6)}
     q, k = np.random.default_rng(14).standard_normal((2, 128))  # seed 14
-    far = relative_position_error(q, k, 10**6 + 3, 10**6)  # float64 angles
+    far = _relative_residual(q, k, 10**6 + 3, 10**6)  # float64 angles
     broken = bool(bf[0] == bf[1]) and drift[10**6] > 1e-2
     inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9
     example = {
-        "dtype": "bfloat16",
+        "dtype": short,
         "d": 128,
         "positions": [256, 257],
         "angle of pair 0": num(bf),
         "float32 angle error at m = 10^6 (rad)": num(drift[10**6]),
     }
+    unit = abs(kappa - 1.0) < 1e-12
+    same = "both get angle " + f"{num(bf[0])}" if bf[0] == bf[1] else "get angles " + f"{num(bf[0])} and {num(bf[1])}"
     evidence = (
-        f"Condition number of R_m is 1 to within 1e-12 (d = 64, 6 positions): errors in x are not amplified. But the "
-        f"angles themselves can be wrong: formed in bfloat16, positions 256 and 257 both get angle {num(bf[0])} on "
-        f"pair 0 (indistinguishable); formed in float32 they drift by up to {drift[2048]:.1e} rad at m = 2048 and "
-        f"{drift[10**6]:.1e} rad at m = 10^6 (float32 stores integers exactly only up to "
-        f"{largest_distinct_integer('float32')}). With float64 angles the relative identity holds at m = 10^6 "
-        f"(relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
+        f"Condition number of R_m is {'1 to within 1e-12' if unit else 'NOT 1'} (d = 64, 6 positions): errors in x "
+        f"are {'not ' if unit else ''}amplified. But the angles themselves can be wrong: formed in {short}, positions "
+        f"256 and 257 {same} on pair 0{' (indistinguishable)' if bf[0] == bf[1] else ''}; formed in {mid} they drift "
+        f"by up to {drift[2048]:.1e} rad at m = 2048 and {drift[10**6]:.1e} rad at m = 10^6 (float32 stores integers "
+        f"exactly only up to {largest_distinct_integer('float32')}). With float64 angles the relative identity holds "
+        f"at m = 10^6 (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
     )
     return conditional(broken, inside, example, evidence)
 
 
-def score_shape() -> Outcome:
-    r""":math:`f_{q}(x_m, m) = R_m W_q x_m` is a d-vector; the score is the inner product of two of them."""
+@control("the claim 'is the score' applied to f_q^T f_k, which is the score", what="f_q^T f_k")
+def score_shape(*, what: str = "f_q") -> Outcome:
+    r""":math:`f_{q}(x_m, m) = R_m W_q x_m` is a d-vector; the score is the inner product of two of them.
+
+    Decides "``what`` is the score (a scalar)": ``"f_q"`` (the note's claim) or ``"f_q^T f_k"``.
+    """
     rng = np.random.default_rng(11)  # seed 11
     wq, wk = rng.standard_normal((2, 4, 4))
     xm, xn = rng.standard_normal((2, 4))
     f_q = rotation_matrix(3.0, 4) @ wq @ xm
     score = f_q @ (rotation_matrix(1.0, 4) @ wk @ xn)
     residual = abs(score - xm @ wq.T @ rotation_matrix(-2.0, 4) @ wk @ xn)
-    broken = f_q.shape != ()
+    broken = {"f_q": f_q, "f_q^T f_k": score}[what].shape != ()
     example = {"d": 4, "m": 3, "f_q(x_m, m)": num(f_q), "score f_q^T f_k (n = 1)": num(score)}
     return Outcome(
         "fails" if broken else "holds",
@@ -142,9 +165,14 @@ def score_shape() -> Outcome:
     )
 
 
-def dot_and_angle() -> Outcome:
-    r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general."""
-    a, b1, b2 = np.array([1.0, 0.0]), np.array([1.0, 0.0]), np.array([2.0, 0.0])
+@control("b' = b (equal norms): inside the condition, nothing breaks", scale=1.0)
+def dot_and_angle(*, scale: float = 2.0) -> Outcome:
+    r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general.
+
+    The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle).
+    """
+    a, b1 = np.array([1.0, 0.0]), np.array([1.0, 0.0])
+    b2 = scale * b1
     rng = np.random.default_rng(12)  # seed 12: rotated copies of fixed q, k in 2D
     q, k = rng.standard_normal((2, 2))
     alpha_q, alpha_k = np.arctan2(q[1], q[0]), np.arctan2(k[1], k[0])
@@ -157,7 +185,7 @@ def dot_and_angle() -> Outcome:
     example = {
         "a": [1.0, 0.0],
         "b": [1.0, 0.0],
-        "b'": [2.0, 0.0],
+        "b'": num(b2),
         "angle": 0.0,
         "a.b": float(a @ b1),
         "a.b'": float(a @ b2),
@@ -166,19 +194,24 @@ def dot_and_angle() -> Outcome:
         bool(abs(a @ b1 - a @ b2) > GAP),
         worst < 1e-12,
         example,
-        "Same angle (0), different dot products (1 vs 2): in general the dot product also scales with the norms. "
+        f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): "
+        "in general the dot product also scales with the norms. "
         f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual {res(worst)} "
         "over 20 rotations, so there only the angle matters.",
     )
 
 
-def rotations_2d_vs_3d() -> Outcome:
-    r"""Every 2D rotation is :math:`R(a)` for one angle and 2D rotations commute; 3D rotations do not."""
+@control("reflections (det = -1) taken as 2D rotations", proper=False)
+def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
+    r"""Every 2D rotation is :math:`R(a)` for one angle and 2D rotations commute; 3D rotations do not.
+
+    ``proper=False`` draws improper orthogonal matrices (det = -1) instead of rotations.
+    """
     rng = np.random.default_rng(13)  # seed 13
     err = 0.0
     for _ in range(10):
         Q, _ = np.linalg.qr(rng.standard_normal((2, 2)))
-        Q = Q if np.linalg.det(Q) > 0 else Q[:, ::-1]
+        Q = Q if (np.linalg.det(Q) > 0) == proper else Q[:, ::-1]
         err = max(err, float(np.max(np.abs(Q - rotation_2d(np.arctan2(Q[1, 0], Q[0, 0]))))))
         a, b = rng.standard_normal(2)
         err = max(err, float(np.max(np.abs(rotation_2d(a) @ rotation_2d(b) - rotation_2d(b) @ rotation_2d(a)))))

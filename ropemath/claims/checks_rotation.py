@@ -9,10 +9,18 @@ information, ...) is checked in :mod:`.checks_properties`.  They call the sympy
 proofs and refutations of :mod:`ropemath.symbolic` and the numeric checks of
 :mod:`ropemath.core.checks`; nothing here re-derives what those modules prove.
 
+Every check takes keyword arguments that make its claim wrong (a flipped sign, a shifted index, a
+dropped transpose, the opposite condition); the defaults state the claim, and the registered negative
+control (:mod:`.controls`) runs the same measurement on the wrong variant, which must get another
+verdict.  Where a sympy proof backs a check, the wrong variant also alters the proof's right side and
+sends it through the same zero test (:func:`ropemath.symbolic.common.is_zero`).
+
 Example (each check returns an Outcome whose verdict is computed):
 
 >>> transpose_rule().verdict, relative_sign_slip().verdict, even_dimension().verdict
 ('holds', 'fails', 'holds-if')
+>>> transpose_rule(sign=-1).verdict, relative_sign_slip(sign=-1).verdict, even_dimension(d=4).verdict
+('fails', 'holds', 'holds')
 
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
@@ -22,38 +30,59 @@ notes of ``shared/REFERENCES.md``.
 
 from __future__ import annotations
 
-import numpy as np
+import functools
+from collections.abc import Callable
 
-from ropemath.claims._verdict import TOL, conditional, from_refutation, identity, res
+import numpy as np
+import sympy as sp
+
+from ropemath.claims._verdict import TOL, conditional, identity, res
+from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
-from ropemath.core.checks import (
-    composition_error,
-    determinant_error,
-    elementwise_error,
-    norm_error,
-    orthogonality_error,
-    relative_position_error,
-    transpose_error,
-)
 from ropemath.core.rotation import rotation_2d, rotation_matrix
 from ropemath.symbolic import proofs, refutations
+from ropemath.symbolic.common import a, b, is_zero, k0, k1, m, n, q0, q1, rotation, theta, thetas
 
 DIMS = (2, 8, 64)
 POSITIONS = (-7.0, 0.0, 1.0, 3.0, 1000.0, 123456.0)
 
 
-def _proved(*names: str) -> tuple[bool, str]:
-    """Whether every named sympy proof holds, and a short text naming them."""
-    ps = [proofs.get_proof(name) for name in names]
-    return all(p.holds for p in ps), ", ".join(f"sympy proof '{p.name}' {'holds' if p.holds else 'FAILS'}" for p in ps)
+def _unchanged(expr: sp.Basic) -> sp.Basic:
+    return expr
 
 
-def _with_proof(residual: float, what: str, *names: str, tol: float = TOL) -> Outcome:
-    """``holds`` iff the numeric residual is small and the sympy proofs hold."""
-    ok, text = _proved(*names)
-    out = identity(residual if ok else float("inf"), what, tol)
-    return Outcome(out.verdict, f"{text}; {out.evidence}")
+@functools.cache
+def _zero(expr: sp.Basic) -> bool:
+    """:func:`ropemath.symbolic.common.is_zero`, remembered (a non-zero expression costs a full ``simplify``)."""
+    return is_zero(expr)
+
+
+def _proved(*names: str, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged) -> tuple[bool, str]:
+    """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text.
+
+    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side.
+    """
+    ok, texts = True, []
+    for p in (proofs.get_proof(name) for name in names):
+        holds = bool(p.holds) and _zero(p.lhs - wrong(p.rhs))
+        ok = ok and holds
+        texts.append(f"sympy proof '{p.name}' {'holds' if holds else 'FAILS'}")
+    return ok, ", ".join(texts)
+
+
+def _with_proof(
+    residual: float, what: str, *names: str, tol: float = TOL, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged
+) -> Outcome:
+    """``holds`` iff the numeric residual is small and the sympy proofs (right sides through ``wrong``) hold."""
+    ok, text = _proved(*names, wrong=wrong)
+    out = identity(residual, what, tol)
+    return Outcome("holds" if ok and out.verdict == "holds" else "fails", f"{text}; {out.evidence}")
+
+
+def _relative_sign(sign: int) -> Callable[[sp.Basic], sp.Basic]:
+    """Right side with R_{n-m} turned into R_{sign (n-m)} (m -> sign m, n -> sign n)."""
+    return lambda e: e.subs({m: sign * m, n: sign * n}, simultaneous=True)
 
 
 def _random_pairs(seed: int, d: int, count: int) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
@@ -64,54 +93,93 @@ def _random_pairs(seed: int, d: int, count: int) -> list[tuple[np.ndarray, np.nd
     ]
 
 
-def transpose_rule() -> Outcome:
-    r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`."""
-    err = max(transpose_error(m, d) for m in POSITIONS for d in DIMS)
-    return _with_proof(err, "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions", "transpose")
+def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign: int = 1) -> float:
+    """|(R_m q)^T (R_n k) - q^T R_{sign (n-m)} k| / (|q| |k|) with dense matrices (sign = 1: RoFormer eq. 16)."""
+    d = q.shape[-1]
+    lhs = (rotation_matrix(pm, d) @ q) @ (rotation_matrix(pn, d) @ k)
+    rhs = q @ (rotation_matrix(sign * (pn - pm), d) @ k)
+    return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))
 
 
-def composition_rule() -> Outcome:
-    r""":math:`R_a R_b = R_{a+b}` (angles add)."""
-    err = max(composition_error(m, n, d) for m in POSITIONS for n in (-3.0, 5.0) for d in DIMS)
-    return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10)
-
-
-def inverse_rule() -> Outcome:
-    r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse)."""
+@control("R_m^T = R_m (the sign of the angle not flipped)", sign=-1)
+def transpose_rule(*, sign: int = 1) -> Outcome:
+    r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`; ``sign`` states :math:`R_{-\mathrm{sign}\,m}` instead."""
     err = max(
-        float(np.max(np.abs(np.linalg.inv(rotation_matrix(m, d)) - rotation_matrix(-m, d))))
-        for m in POSITIONS
+        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d))))
+        for pm in POSITIONS
         for d in DIMS
     )
-    return _with_proof(err, "numpy inv(R_m) vs R_{-m}", "transpose", "orthogonality")
+    return _with_proof(
+        err,
+        "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions",
+        "transpose",
+        wrong=lambda e: e.subs(a, sign * a),
+    )
 
 
-def orthogonal_rule() -> Outcome:
-    r""":math:`R^\top R = I` and :math:`\det R = 1`."""
-    err = max(max(orthogonality_error(m, d), determinant_error(m, d)) for m in POSITIONS for d in DIMS)
-    return _with_proof(err, "|R^T R - I| and |det R - 1|", "orthogonality", "determinant")
+@control("R_a R_b = R_{a-b} (angles subtracted)", sign=-1)
+def composition_rule(*, sign: int = 1) -> Outcome:
+    r""":math:`R_a R_b = R_{a+b}` (angles add); ``sign`` states :math:`R_{a + \mathrm{sign}\, b}`."""
+    err = max(
+        float(np.max(np.abs(rotation_matrix(pm, d) @ rotation_matrix(pn, d) - rotation_matrix(pm + sign * pn, d))))
+        for pm in POSITIONS
+        for pn in (-3.0, 5.0)
+        for d in DIMS
+    )
+    return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10, wrong=lambda e: e.subs(b, sign * b))
 
 
-def norm_rule() -> Outcome:
-    r""":math:`\|R^d_{\Theta,m} x\| = \|x\|`."""
+@control("R_m^{-1} = R_m (the angle's sign not flipped)", sign=-1)
+def inverse_rule(*, sign: int = 1) -> Outcome:
+    r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse); ``sign`` flips the claim."""
+    err = max(
+        float(np.max(np.abs(np.linalg.inv(rotation_matrix(pm, d)) - rotation_matrix(-sign * pm, d))))
+        for pm in POSITIONS
+        for d in DIMS
+    )
+    return _with_proof(
+        err, "numpy inv(R_m) vs R_{-m}", "transpose", "orthogonality", wrong=lambda e: e.subs(a, sign * a)
+    )
+
+
+@control("R^T R = -I and det R = -1 (sign flipped)", unit=-1)
+def orthogonal_rule(*, unit: int = 1) -> Outcome:
+    r""":math:`R^\top R = I` and :math:`\det R = 1`; the claim is :math:`R^\top R = uI`, :math:`\det R = u`."""
+    err = 0.0
+    for pm in POSITIONS:
+        for d in DIMS:
+            r = rotation_matrix(pm, d)
+            err = max(err, float(np.max(np.abs(r.T @ r - unit * np.eye(d)))), abs(float(np.linalg.det(r)) - unit))
+    return _with_proof(err, "|R^T R - I| and |det R - 1|", "orthogonality", "determinant", wrong=lambda e: e * unit)
+
+
+@control("|R x| = 2 |x| (a factor 2 added)", factor=2.0)
+def norm_rule(*, factor: float = 1.0) -> Outcome:
+    r""":math:`\|R^d_{\Theta,m} x\| = \|x\|`; the claim is :math:`\|R x\| = \mathrm{factor}\,\|x\|`."""
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
-    err = max(norm_error(x, m) for m in POSITIONS)
+    nx = np.linalg.norm(x, axis=-1)
+    err = max(
+        float(np.max(np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved"), axis=-1) - factor * nx) / nx))
+        for pm in POSITIONS
+    )
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
 
-def same_rotation_invariance() -> Outcome:
-    r""":math:`(R q)^\top (R k) = q^\top k` for one rotation applied to both vectors."""
+@control("k rotated at m + 1, q at m: not the same rotation", shift=1.0)
+def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
+    r""":math:`(R_m q)^\top (R_m k) = q^\top k` for one rotation applied to both vectors (k at m + ``shift``)."""
     err = max(
-        abs(float(apply_rope(q, m, layout="interleaved") @ apply_rope(k, m, layout="interleaved") - q @ k))
+        abs(float(apply_rope(q, pm, layout="interleaved") @ apply_rope(k, pm + shift, layout="interleaved") - q @ k))
         / (np.linalg.norm(q) * np.linalg.norm(k))
-        for q, k, m, _ in _random_pairs(2, 16, 20)
+        for q, k, pm, _ in _random_pairs(2, 16, 20)
     )  # seed 2
     return identity(err, "(R_m q).(R_m k) vs q.k, 20 random pairs in R^16 (seed 2)")
 
 
-def relative_identity() -> Outcome:
+@control("q^T R_{m-n} k instead of q^T R_{n-m} k (sign of the distance flipped)", sign=-1)
+def relative_identity(*, sign: int = 1) -> Outcome:
     r""":math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` — depends on m, n only through n - m."""
-    err = max(relative_position_error(q, k, m, n) for d in DIMS for q, k, m, n in _random_pairs(3, d, 5))
+    err = max(_relative_residual(q, k, pm, pn, sign) for d in DIMS for q, k, pm, pn in _random_pairs(3, d, 5))
     return _with_proof(
         err,
         "dense (R_m q)^T(R_n k) vs q^T R_{n-m} k, 15 random cases (seed 3)",
@@ -119,69 +187,149 @@ def relative_identity() -> Outcome:
         "block_diagonal_d4",
         "block_diagonal_d6",
         tol=1e-10,
+        wrong=_relative_sign(sign),
     )
 
 
-def transpose_product() -> Outcome:
-    r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}`."""
+@control("R_m^T R_n = R_{m-n} (sign of the distance flipped)", sign=-1)
+def transpose_product(*, sign: int = 1) -> Outcome:
+    r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}` (``sign = -1``: :math:`R_{m-n}`)."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(m, d).T @ rotation_matrix(n, d) - rotation_matrix(n - m, d))))
-        for m in POSITIONS
-        for n in (-3.0, 5.0, 777.0)
+        float(np.max(np.abs(rotation_matrix(pm, d).T @ rotation_matrix(pn, d) - rotation_matrix(sign * (pn - pm), d))))
+        for pm in POSITIONS
+        for pn in (-3.0, 5.0, 777.0)
         for d in DIMS
     )
     return _with_proof(
-        err, "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}", "block_diagonal_d4", "block_diagonal_d6", tol=1e-10
+        err,
+        "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}",
+        "block_diagonal_d4",
+        "block_diagonal_d6",
+        tol=1e-10,
+        wrong=_relative_sign(sign),
     )
 
 
-def relative_sign_slip() -> Outcome:
-    r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign)."""
-    return from_refutation("relative_sign")
+def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
+    """The registered refutation ``name`` rebuilt for ``claim`` (same correct form, counterexample, zero test).
+
+    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one.
+    """
+    r0 = refutations.get_refutation(name)
+    return refutations.refute(
+        r0.name,
+        r0.claim_latex,
+        source=r0.source,
+        correct=r0.correct,
+        claim=claim,
+        values=dict(r0.values),
+        gap=(r0.gap.latex, gap),
+        holds_when=r0.holds_when,
+    )
 
 
-def weights_identity() -> Outcome:
-    r""":math:`(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q^\top R_{n-m} W_k x_n`."""
+def _refutation_outcome(r: refutations.Refutation) -> Outcome:
+    """``fails`` iff sympy refutes the claim; the counterexample is the exact substitution, the correction proved."""
+    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
+    evidence = (
+        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
+        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
+    )
+    return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
+
+
+_Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
+
+
+@control("q^T R_{n-m} k, the correct sign: nothing to refute", sign=-1)
+def relative_sign_slip(*, sign: int = 1) -> Outcome:
+    r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign).
+
+    The claim is :math:`q^\top R_{\mathrm{sign}(m-n)} k`; the true side minus it is
+    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`.
+    """
+    if sign not in (1, -1):
+        raise ValueError(f"sign must be 1 or -1 (the gap below is proved for those), got {sign!r}")
+    claim = (_Q.T * rotation(sign * (m - n) * theta) * _K)[0, 0]
+    gap = (1 + sign) * (q0 * k1 - q1 * k0) * sp.sin((m - n) * theta)
+    return _refutation_outcome(_refute("relative_sign", claim, gap))
+
+
+def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
+    """x_m^T W_q^(T) R_{n-m} W_k x_n in 2D (symbolic), and the true side minus it."""
+    wq, wk = proofs.W_q.as_explicit(), proofs.W_k.as_explicit()
+    xm, xn = proofs.x_m.as_explicit(), proofs.x_n.as_explicit()
+    tail = rotation((n - m) * theta) * wk * xn
+    used = wq.T if transpose else wq
+    return (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]
+
+
+@control("x_m^T W_q^T R_{n-m} W_k x_n, with the transpose: nothing to refute", transpose=True)
+def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
+    r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
+    return _refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
+
+
+def _transpose_wq(e: sp.Basic) -> sp.Basic:
+    """``e`` with W_q's off-diagonal entries swapped (W_q^T written where W_q stood, and back)."""
+    w = proofs.W_q
+    return e.subs({w[0, 1]: w[1, 0], w[1, 0]: w[0, 1]}, simultaneous=True)
+
+
+@control("x_m^T W_q R_{n-m} W_k x_n (the transpose on W_q lost)", transpose=False)
+def weights_identity(*, transpose: bool = True) -> Outcome:
+    r""":math:`(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q^\top R_{n-m} W_k x_n` (``transpose=False``: no T)."""
     rng = np.random.default_rng(4)  # seed 4
     err = 0.0
     for _ in range(10):
         wq, wk = rng.standard_normal((2, 8, 8))
         xm, xn = rng.standard_normal((2, 8))
-        m, n = map(float, rng.integers(-1000, 1000, 2))
-        lhs = (rotation_matrix(m, 8) @ wq @ xm) @ (rotation_matrix(n, 8) @ wk @ xn)
-        rhs = xm @ wq.T @ rotation_matrix(n - m, 8) @ wk @ xn
+        pm, pn = map(float, rng.integers(-1000, 1000, 2))
+        lhs = (rotation_matrix(pm, 8) @ wq @ xm) @ (rotation_matrix(pn, 8) @ wk @ xn)
+        rhs = xm @ (wq.T if transpose else wq) @ rotation_matrix(pn - pm, 8) @ wk @ xn
         err = max(err, abs(lhs - rhs) / (np.linalg.norm(wq @ xm) * np.linalg.norm(wk @ xn)))
-    return _with_proof(err, "10 random (W_q, W_k, x_m, x_n) in d = 8 (seed 4)", "weights_transpose_2d", tol=1e-10)
-
-
-def weights_missing_transpose() -> Outcome:
-    r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`)."""
-    return from_refutation("missing_weight_transpose")
-
-
-def weights_transpose_lost() -> Outcome:
-    r"""The identity with :math:`W_q^\top` (as meant) holds; the literal one fails (checked too)."""
-    meant, literal = weights_identity(), refutations.get_refutation("missing_weight_transpose")
-    return Outcome(
-        meant.verdict,
-        f"As meant (with W_q^T): {meant.evidence} Read literally (no transpose) it would fail: {literal.summary()}.",
+    return _with_proof(
+        err,
+        "10 random (W_q, W_k, x_m, x_n) in d = 8 (seed 4)",
+        "weights_transpose_2d",
+        tol=1e-10,
+        wrong=_unchanged if transpose else _transpose_wq,
     )
 
 
-def elementwise_form() -> Outcome:
+@control("the identity as meant, but without the transpose on W_q", transpose=False)
+def weights_transpose_lost(*, transpose: bool = True) -> Outcome:
+    r"""The identity with :math:`W_q^\top` (as meant) holds; the literal one fails (checked too)."""
+    meant, literal = weights_identity(transpose=transpose), _refute("missing_weight_transpose", *_weights_claim(False))
+    would = "would fail" if literal.refuted else "would hold as well"
+    return Outcome(
+        meant.verdict,
+        f"As meant (with W_q^T): {meant.evidence} Read literally (no transpose) it {would}: {literal.summary()}.",
+    )
+
+
+@control("the sine term with the wrong sign: x cos - rot(x) sin", sign=-1)
+def elementwise_form(*, sign: int = 1) -> Outcome:
     r"""RoFormer eq. (34): :math:`R x = x \otimes \cos + (-x_1, x_0, \dots) \otimes \sin` (interleaved).
 
+    ``sign = -1`` states :math:`x \otimes \cos - \mathrm{rot}(x) \otimes \sin`, which is :math:`R_{-m} x`.
     Also measures the sparsity the notes invoke: :math:`R^d_{\Theta,m}` has 2d non-zero entries of
     :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d.
     """
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
-    err = max(elementwise_error(x[:d], m) for m in POSITIONS for d in DIMS)
+    err = max(
+        float(np.max(np.abs(apply_rope(x[:d], sign * pm, layout="interleaved") - rotation_matrix(pm, d) @ x[:d])))
+        / float(np.linalg.norm(x[:d]))
+        for pm in POSITIONS
+        for d in DIMS
+    )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
-    sparse = all(n == 2 * d for d, n in nonzero.items())
+    sparse = all(count == 2 * d for d, count in nonzero.items())
     out = _with_proof(
         err if sparse else float("inf"),
         "apply_rope (eq. 34) vs dense R x, interleaved, d in {2, 8, 64}",
         "elementwise_interleaved_d6",
+        wrong=lambda e: e.subs(m, sign * m),
     )
     return Outcome(
         out.verdict,
@@ -190,15 +338,16 @@ def elementwise_form() -> Outcome:
     )
 
 
-def even_dimension() -> Outcome:
-    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d."""
+@control("the dimension taken even (d = 4): inside the condition, nothing breaks", d=4)
+def even_dimension(*, d: int = 3) -> Outcome:
+    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d (``d``: the case outside)."""
     err = 0.0
-    for d in (2, 8, 64):  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
-        loop = np.zeros((d, d))
-        for i in range(d // 2):
-            loop[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_2d(3.0 * 10000.0 ** (-2 * i / d))
-        err = max(err, float(np.max(np.abs(loop - rotation_matrix(3.0, d)))))
-    d = 3  # odd d: Theta = {theta_i, i = 1..d/2} has no last index, the blocks cover 2 floor(d/2) < d coordinates
+    for e in (2, 8, 64):  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
+        loop = np.zeros((e, e))
+        for i in range(e // 2):
+            loop[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_2d(3.0 * 10000.0 ** (-2 * i / e))
+        err = max(err, float(np.max(np.abs(loop - rotation_matrix(3.0, e)))))
+    # odd d: Theta = {theta_i, i = 1..d/2} has no last index, the blocks cover 2 floor(d/2) < d coordinates
     covered = 2 * (d // 2)
     try:
         rotation_matrix(1.0, d)
@@ -211,58 +360,71 @@ def even_dimension() -> Outcome:
         err <= TOL,
         example,
         f"Even d in {{2, 8, 64}}: the d/2 blocks R(m theta_i) built by a loop fill the d x d matrix R^d "
-        f"(residual {res(err)}). Odd d = 3: d/2 = 1.5 is not an index bound and the blocks cover only "
-        f"{covered} of {d} coordinates; ropemath.rotation_matrix(1, 3) is {refused}.",
+        f"(residual {res(err)}). {'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
+        f"{' is not an index bound and' if d % 2 else ' and'} the blocks cover {'only ' if covered != d else ''}"
+        f"{covered} of {d} coordinates; "
+        f"ropemath.rotation_matrix(1, {d}) is {refused}.",
     )
 
 
-def lengths_and_angle() -> Outcome:
+@control("alpha taken as alpha_q + alpha_k (angles added)", sign=1)
+def lengths_and_angle(*, sign: int = -1) -> Outcome:
     r""":math:`\|R_m q\| = \|q\|`, and :math:`q\cdot k = \|q\|\|k\|\cos\alpha` with α the angle from k to q."""
     rng = np.random.default_rng(15)  # seed 15
     worst = 0.0
     for _ in range(20):
         q, k = rng.standard_normal((2, 2))
-        m = float(rng.integers(-1000, 1000))
+        pm = float(rng.integers(-1000, 1000))
         nq, nk = float(np.hypot(*q)), float(np.hypot(*k))
-        alpha = np.arctan2(q[1], q[0]) - np.arctan2(k[1], k[0])  # polar angles, independent of the dot product
-        worst = max(worst, abs(float(np.hypot(*(rotation_2d(m) @ q))) - nq) / nq, abs(q @ k - nq * nk * np.cos(alpha)))
+        alpha = np.arctan2(q[1], q[0]) + sign * np.arctan2(k[1], k[0])  # polar angles, not the dot product
+        worst = max(worst, abs(float(np.hypot(*(rotation_2d(pm) @ q))) - nq) / nq, abs(q @ k - nq * nk * np.cos(alpha)))
     return identity(
         worst, "|R(m) q| vs |q| and q.k vs |q||k| cos(alpha_q - alpha_k) from polar angles, 20 cases (seed 15)"
     )
 
 
-def pairwise_rotation() -> Outcome:
-    r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores."""
+@control("pair i rotated by m theta_(i+1) (frequency index shifted by one)", shift=1)
+def pairwise_rotation(*, shift: int = 0) -> Outcome:
+    r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores.
+
+    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs).
+    """
     rng = np.random.default_rng(6)  # seed 6
     d, err = 8, 0.0
-    theta = [10000.0 ** (-2 * i / d) for i in range(d // 2)]  # written out, independent of ropemath
+    theta_i = [10000.0 ** (-2 * (i + shift) / d) for i in range(d // 2)]  # written out, independent of ropemath
     for _ in range(5):
         q, k = rng.standard_normal((2, d))
-        m, n = map(float, rng.integers(-100, 100, 2))
-        pairs = [complex(q[2 * i], q[2 * i + 1]) * np.exp(1j * m * theta[i]) for i in range(d // 2)]
-        dense = rotation_matrix(m, d) @ q
+        pm, pn = map(float, rng.integers(-100, 100, 2))
+        pairs = [complex(q[2 * i], q[2 * i + 1]) * np.exp(1j * pm * theta_i[i]) for i in range(d // 2)]
+        dense = rotation_matrix(pm, d) @ q
         err = max(err, max(abs(dense[2 * i] - z.real) + abs(dense[2 * i + 1] - z.imag) for i, z in enumerate(pairs)))
         per_pair = sum(
-            (rotation_2d(m * t) @ q[2 * i : 2 * i + 2]) @ (rotation_2d(n * t) @ k[2 * i : 2 * i + 2])
-            for i, t in enumerate(theta)
+            (rotation_2d(pm * t) @ q[2 * i : 2 * i + 2]) @ (rotation_2d(pn * t) @ k[2 * i : 2 * i + 2])
+            for i, t in enumerate(theta_i)
         )
-        err = max(err, abs(per_pair - (rotation_matrix(m, d) @ q) @ (rotation_matrix(n, d) @ k)))
+        err = max(err, abs(per_pair - (rotation_matrix(pm, d) @ q) @ (rotation_matrix(pn, d) @ k)))
+    symbols = thetas(3 + shift)
     return _with_proof(
         err,
         "dense R^8 vs per-pair complex products, and the score vs the sum of 4 pair scores",
         "block_diagonal_d4",
         "block_diagonal_d6",
         tol=1e-10,
+        wrong=lambda e: e.subs({symbols[i]: symbols[i + shift] for i in range(3)}, simultaneous=True),
     )
 
 
-def counterclockwise() -> Outcome:
-    r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`)."""
+@control("R(theta) turns clockwise (the signed angle taken as -theta)", sign=-1)
+def counterclockwise(*, sign: int = 1) -> Outcome:
+    r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`).
+
+    ``sign = -1`` states the clockwise turn.
+    """
     v = np.array([1.0, 0.0])
-    err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, 1.0])))
+    err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
     for t in (0.3, 1.0, 2.5):
         w = np.array([0.6, -0.8])
         u = rotation_2d(t) @ w
         turned = np.arctan2(w[0] * u[1] - w[1] * u[0], w @ u)  # signed angle from w to u
-        err = max(err, abs(turned - t))
+        err = max(err, abs(turned - sign * t))
     return identity(err, "R(pi/2)(1, 0) = (0, 1) and the signed angle from w to R(t) w equals +t")

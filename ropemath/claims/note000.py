@@ -1,8 +1,13 @@
 r"""Ledger entries for note 000, "RoPE: Rotray Position Embedding" (Ethan Lai, zh-TW).
 
-Scope: every checkable claim of the note, section by section, in the note's order.  Section
-headings are copied verbatim (the scraped page's trailing ``#`` anchors dropped).  The note
-keeps its LaTeX source next to the rendered text, so formulas are read from the source.
+Scope: every mathematical claim of the note, section by section, in the note's order, each with
+the note's exact words (``quote``) and the verdict the rubric of :mod:`.ledger` gives them *as
+written*; :data:`COVERAGE` maps every sentence or formula line with mathematical content to the
+entry that judges it.  Section headings are copied verbatim (the scraped page's trailing ``#``
+anchors dropped).  The scraped page prints each formula twice on one line: the rendered text with
+its symbols run together (``pi,2t=sin(k/100002t/d)``), then the LaTeX source; quotes keep both,
+formulas are read from the LaTeX source.  The checks that read the note literally are in
+:mod:`.checks_literal_000_003`.
 
 References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/posts/ml-rope
 (2026-01-27, CC BY-NC-SA 4.0); Su et al., *RoFormer*, arXiv:2104.09864 v5.
@@ -14,9 +19,13 @@ from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_encodings as E
 from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_literal_000_003 as L
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
-from ropemath.claims.ledger import Entry, note_source
+from ropemath.claims.coverage.note000 import COVERAGE
+from ropemath.claims.ledger import Alternative, Entry, note_source
+
+__all__ = ["COVERAGE", "ENTRIES"]
 
 
 def _s(section: str):
@@ -27,11 +36,22 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         "n000-sinusoidal",
         _s("Basics"),
-        r"Absolute (sinusoidal) encoding: $p_{i,2t} = \sin(i / 10000^{2t/d})$.",
-        "holds",
-        E.sinusoidal_formula,
-        reading=r"The note writes $\sin(k/10000^{2t/d})$ with $k$ on the right and $i$ on the left; $k$ is read as "
-        r"the position $i$ (Vaswani et al.'s $pos$). Only the sine half is given.",
+        r"$p_{i,2t} = \sin(k/10000^{2t/d})$ as written: the right side contains $k$, not the position $i$, so it "
+        r"gives every position the same value ($p_{0,0} = p_{1,0} = \sin k$ for any fixed $k$).",
+        "fails",
+        L.sinusoidal_position_variable,
+        reading=r"$k$ is read as a symbol distinct from the position $i$ that indexes the left side (the note "
+        r"defines no $k$); a wrong variable is judged like a wrong index (rubric 1). Only the sine half is given.",
+        correction=r"$p_{i,2t} = \sin(i/10000^{2t/d})$ (and $p_{i,2t+1} = \cos(i/10000^{2t/d})$, which the note "
+        r"omits), the sinusoidal encoding of Vaswani et al.",
+        quote=r"pi,2t=sin(k/100002t/d)p_{i,2t} = \sin(k/10000^{2t/d})",
+        alternatives=(
+            Alternative(
+                r"$k$ is the position and the $i$ on the left a slip for it ($p_{k,2t} = \sin(k/10000^{2t/d})$)",
+                "holds",
+                E.sinusoidal_formula,
+            ),
+        ),
     ),
     Entry(
         "n000-linear-attention",
@@ -40,15 +60,36 @@ ENTRIES: tuple[Entry, ...] = (
         r"two key sums across all queries, so it costs $O(N)$.",
         "holds",
         A.linear_attention,
+        reading=r"The left side of the equation is lost in scraping (the line starts with $=$); it is read as the "
+        r"output $\mathrm{Attention}(Q,K,V)_m$ of the later section 與線性注意力. The $O(N)$ cost is implied by "
+        r"the note's 'so it becomes $O(N^2)$ again' for Transformer-XL.",
+        quote=(
+            r"=ϕ(qm)(n=1Nϕ(kn)vn)ϕ(qm)(n=1Nϕ(kn))= \frac{\phi(\boldsymbol{q}_m)^\top \left(\sum_{n=1}^{N} "
+            r"\phi(\boldsymbol{k}_n) \boldsymbol{v}_n^\top \right)}{\phi(\boldsymbol{q}_m)^\top "
+            r"\left(\sum_{n=1}^{N} \phi(\boldsymbol{k}_n)\right)}"
+        ),
     ),
     Entry(
         "n000-xl-not-linear",
         _s("Basics"),
-        r"With Transformer-XL's relative term the summand $\phi(q_m)^\top \phi(k_n + r_{m-n}) v_n$ depends on $m$ "
-        r"through the key features, so $\sum_n$ cannot be precomputed and the cost returns to $O(N^2)$.",
+        r"A relative encoding such as Transformer-XL's does not fit linear attention: with the relative term inside "
+        r"the features, the summand $\phi(q_m)^\top \phi(k_n + r_{m-n}) v_n$ depends on $m$ through the key "
+        r"features, so $\sum_n$ cannot be precomputed and the cost returns to $O(N^2)$.",
         "holds",
         A.xl_breaks_linear,
-        reading=r"Read as: the linear-attention trick (one shared key sum) no longer applies.",
+        reading=r"'這種編碼' (this encoding) is the relative encoding of the list item the bullet sits in; '一樣' "
+        r"(likewise) is read as 'all the same'. Read as 'like the absolute encoding above', it would also call "
+        r"additive absolute encodings unsuitable (alternative; RoFormer §1 says so of all earlier schemes). "
+        r"The words between $m$ and $n$ in '同時依賴 $m$ ... $n$' are lost in scraping.",
+        quote=r"但這種編碼只是把位置資訊加入上下文表示, 一樣不適用線性注意力架構:",
+        alternatives=(
+            Alternative(
+                "一樣 as 'like the absolute encoding above': additive absolute encodings are unsuitable for linear "
+                "attention too",
+                "fails",
+                L.absolute_breaks_linear,
+            ),
+        ),
     ),
     Entry(
         "n000-definitions",
@@ -59,14 +100,26 @@ ENTRIES: tuple[Entry, ...] = (
         R.even_dimension,
         condition=r"$d$ is even. Note 000 never says so (notes 003 and 004 do); for odd $d$ the index set "
         r"$i \in [1, \dots, d/2]$ of $\Theta$ and the block matrix $R^d_{\Theta,m}$ are not defined.",
+        quote=(
+            r"EN={xi}i=1N,xiRd\mathbb{E}_N = \{\boldsymbol{x}_i\}_{i=1}^{N}, \quad \boldsymbol{x}_i \in "
+            r"\mathbb{R}^d"
+        ),
     ),
     Entry(
         "n000-attention",
         _s("Self-Attention"),
         r"$a_{m,n} = \exp(q_m^\top k_n/\sqrt d) / \sum_j \exp(q_m^\top k_j/\sqrt d)$, $o_m = \sum_n a_{m,n} v_n$: "
-        r"positive weights summing to 1.",
+        r"positive weights summing to 1 (the 'standard attention' $\sum_n \mathrm{sim}(q_m,k_n) v_n / \sum_n "
+        r"\mathrm{sim}(q_m,k_n)$ of 與線性注意力 with $\mathrm{sim}(q,k) = \exp(q^\top k/\sqrt d)$).",
         "holds",
         A.softmax_weights,
+        quote=(
+            r"qm=fq(xm,m)\boldsymbol{q}_m = f_q(\boldsymbol{x}_m, m)kn=fk(xn,n)\boldsymbol{k}_n = "
+            r"f_k(\boldsymbol{x}_n, n)vn=fv(xn,n)\boldsymbol{v}_n = f_v(\boldsymbol{x}_n, "
+            r"n)am,n=exp(qmkn/d)j=1Nexp(qmkj/d)a_{m,n} = \frac{\exp(\boldsymbol{q}_m^\top \boldsymbol{k}_n / "
+            r"\sqrt{d})}{\sum_{j=1}^{N} \exp(\boldsymbol{q}_m^\top \boldsymbol{k}_j / "
+            r"\sqrt{d})}om=n=1Nam,nvn\boldsymbol{o}_m = \sum_{n=1}^{N} a_{m,n} \boldsymbol{v}_n"
+        ),
     ),
     Entry(
         "n000-goal",
@@ -75,6 +128,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"$\langle f_q(x_m, m), f_k(x_n, n)\rangle = g(x_m, x_n, m-n)$.",
         "holds",
         R.relative_identity,
+        quote=(
+            r"fq(xm,m),fk(xn,n)=g(xm,xn,mn)\langle f_q(\boldsymbol{x}_m, m), f_k(\boldsymbol{x}_n, n) \rangle "
+            r"= g(\boldsymbol{x}_m, \boldsymbol{x}_n, m-n)"
+        ),
     ),
     Entry(
         "n000-2d-complex",
@@ -84,6 +141,19 @@ ENTRIES: tuple[Entry, ...] = (
         r"$f_{\{q,k\}}(x_m, m) = R(m\theta) W_{\{q,k\}} x_m$.",
         "holds",
         D.solution_2d,
+        reading=r"The 2-vectors $W_q x_m$, $W_k x_n$ are read as complex numbers $a_1 + i a_2$ (as in RoFormer "
+        r"eq. 12); the inner product $\langle u, v\rangle$ of the goal is $\mathrm{Re}[u v^*]$.",
+        quote=(
+            r"fq(xm,m)=(Wqxm)eimθf_q(\boldsymbol{x}_m, m) = (W_q \boldsymbol{x}_m) "
+            r"e^{im\theta}fk(xn,n)=(Wkxn)einθf_k(\boldsymbol{x}_n, n) = (W_k \boldsymbol{x}_n) "
+            r"e^{in\theta}g(xm,xn,mn)=Re[(Wqxm)(Wkxn)ei(mn)θ]g(\boldsymbol{x}_m, \boldsymbol{x}_n, m-n) = "
+            r"\mathrm{Re}[(W_q \boldsymbol{x}_m)(W_k \boldsymbol{x}_n)^* "
+            r"e^{i(m-n)\theta}]f{q,k}(xm,m)=(cosmθsinmθsinmθcosmθ)(W{q,k}(11)W{q,k}(12)W{q,k}(21)W{q,k}(22))(x"
+            r"m(1)xm(2))f_{\{q,k\}}(\boldsymbol{x}_m, m) = \begin{pmatrix} \cos m\theta & -\sin m\theta \\ "
+            r"\sin m\theta & \cos m\theta \end{pmatrix} \begin{pmatrix} W_{\{q,k\}}^{(11)} & "
+            r"W_{\{q,k\}}^{(12)} \\ W_{\{q,k\}}^{(21)} & W_{\{q,k\}}^{(22)} \end{pmatrix} \begin{pmatrix} "
+            r"x_m^{(1)} \\ x_m^{(2)} \end{pmatrix}"
+        ),
     ),
     Entry(
         "n000-block-diagonal",
@@ -92,6 +162,16 @@ ENTRIES: tuple[Entry, ...] = (
         r"independently, and the score is the sum of the $d/2$ two-dimensional scores.",
         "holds",
         R.pairwise_rotation,
+        reading="1-based coordinates and frequencies, adjacent pairs (the interleaved layout).",
+        quote=(
+            r"RΘ,md=(cosmθ1sinmθ10000sinmθ1cosmθ1000000cosmθ2sinmθ20000sinmθ2cosmθ2000000cosmθd/2sinmθd/20000s"
+            r"inmθd/2cosmθd/2)\boldsymbol{R}_{\Theta,m}^d = \begin{pmatrix} \cos m\theta_1 & -\sin m\theta_1 "
+            r"& 0 & 0 & \cdots & 0 & 0 \\ \sin m\theta_1 & \cos m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ 0 & 0 & "
+            r"\cos m\theta_2 & -\sin m\theta_2 & \cdots & 0 & 0 \\ 0 & 0 & \sin m\theta_2 & \cos m\theta_2 & "
+            r"\cdots & 0 & 0 \\ \vdots & \vdots & \vdots & \vdots & \ddots & \vdots & \vdots \\ 0 & 0 & 0 & 0 "
+            r"& \cdots & \cos m\theta_{d/2} & -\sin m\theta_{d/2} \\ 0 & 0 & 0 & 0 & \cdots & \sin "
+            r"m\theta_{d/2} & \cos m\theta_{d/2} \end{pmatrix}"
+        ),
     ),
     Entry(
         "n000-theta",
@@ -100,6 +180,10 @@ ENTRIES: tuple[Entry, ...] = (
         "holds",
         F.theta_one_based,
         reading=r"1-based index as in the paper: the note's $\theta_i$ is ropemath's $\theta_{i-1}$.",
+        quote=(
+            r"Θ={θi=100002(i1)/d,i[1,2,,d/2]}\Theta = \{\theta_i = 10000^{-2(i-1)/d}, i \in [1, 2, \ldots, "
+            r"d/2]\}"
+        ),
     ),
     Entry(
         "n000-weights-transpose",
@@ -111,6 +195,11 @@ ENTRIES: tuple[Entry, ...] = (
         correction=r"$x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$",
         reading=r"The LaTeX source has $\top$ on $x_m$ but none on $W_q$, so this is not a symbol lost in scraping "
         r"(RoFormer eq. 16 prints the same expression). Without $W_q^\top$ it holds only for symmetric $W_q$.",
+        quote=(
+            r"qmkn=(RΘ,mdWqxm)(RΘ,ndWkxn)=xmWqRΘ,nmdWkxn\boldsymbol{q}_m^\top \boldsymbol{k}_n = "
+            r"(\boldsymbol{R}_{\Theta,m}^d W_q \boldsymbol{x}_m)^\top (\boldsymbol{R}_{\Theta,n}^d W_k "
+            r"\boldsymbol{x}_n) = \boldsymbol{x}_m^\top W_q \boldsymbol{R}_{\Theta,n-m}^d W_k \boldsymbol{x}_n"
+        ),
     ),
     Entry(
         "n000-relative-matrix",
@@ -118,6 +207,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"$R^d_{\Theta,n-m} = (R^d_{\Theta,m})^\top R^d_{\Theta,n}$.",
         "holds",
         R.transpose_product,
+        quote=(
+            r"RΘ,nmd=(RΘ,md)RΘ,nd\boldsymbol{R}_{\Theta,n-m}^d = (\boldsymbol{R}_{\Theta,m}^d)^\top "
+            r"\boldsymbol{R}_{\Theta,n}^d"
+        ),
     ),
     Entry(
         "n000-elementwise",
@@ -127,18 +220,55 @@ ENTRIES: tuple[Entry, ...] = (
         r"$R^d_{\Theta,m}$.",
         "holds",
         R.elementwise_form,
-        reading=r"1-based coordinates and frequencies, adjacent pairs (the interleaved layout); $\otimes$ is the "
-        r"elementwise product here (as in RoFormer eq. 34), not the Kronecker product.",
+        reading=r"1-based coordinates and frequencies, adjacent pairs (the interleaved layout). The note does not "
+        r"define $\otimes$; it is read as the elementwise product, the meaning it has in RoFormer eq. (34) that the "
+        r"line copies and the only one under which the right side is a $d$-vector like the left (alternative).",
+        quote=(
+            r"RΘ,mdx=(x1x2x3x4xd1xd)(cosmθ1cosmθ1cosmθ2cosmθ2cosmθd/2cosmθd/2)+(x2x1x4x3xdxd1)(sinmθ1sinmθ1sin"
+            r"mθ2sinmθ2sinmθd/2sinmθd/2)\boldsymbol{R}_{\Theta,m}^d \boldsymbol{x} = \begin{pmatrix} x_1 \\ "
+            r"x_2 \\ x_3 \\ x_4 \\ \vdots \\ x_{d-1} \\ x_d \end{pmatrix} \otimes \begin{pmatrix} \cos "
+            r"m\theta_1 \\ \cos m\theta_1 \\ \cos m\theta_2 \\ \cos m\theta_2 \\ \vdots \\ \cos m\theta_{d/2} "
+            r"\\ \cos m\theta_{d/2} \end{pmatrix} + \begin{pmatrix} -x_2 \\ x_1 \\ -x_4 \\ x_3 \\ \vdots \\ "
+            r"-x_d \\ x_{d-1} \end{pmatrix} \otimes \begin{pmatrix} \sin m\theta_1 \\ \sin m\theta_1 \\ \sin "
+            r"m\theta_2 \\ \sin m\theta_2 \\ \vdots \\ \sin m\theta_{d/2} \\ \sin m\theta_{d/2} \end{pmatrix}"
+        ),
+        alternatives=(
+            Alternative(
+                r"$\otimes$ as the Kronecker product: the right side then has $d^2$ entries",
+                "fails",
+                L.elementwise_as_kronecker,
+            ),
+        ),
     ),
     Entry(
         "n000-decay-complex",
         _s("Long-term Decay"),
         r"$(R^d_{\Theta,m} W_q x_m)^\top (R^d_{\Theta,n} W_k x_n) = "
-        r"\mathrm{Re}[\sum_{i=0}^{d/2-1} q_{[2i:2i+1]} k^*_{[2i:2i+1]} e^{i(m-n)\theta_i}]$.",
-        "holds",
-        F.complex_score_form,
-        reading=r"Here the sum is 0-based ($\theta_0 = 1$) while the previous section was 1-based; "
-        r"$q_{[2i:2i+1]}$ is the pair $(q_{2i}, q_{2i+1})$ read as a complex number.",
+        r"\mathrm{Re}[\sum_{i=0}^{d/2-1} q_{[2i:2i+1]} k^*_{[2i:2i+1]} e^{i(m-n)\theta_i}]$ with the note's "
+        r"$\theta_i = 10000^{-2(i-1)/d}$: the sum starts at $\theta_0 = 10000^{2/d}$, and pair $i$ turns with "
+        r"$\theta_i$ instead of its own $\theta_{i+1}$.",
+        "fails",
+        L.complex_score_frequency_index,
+        reading=r"$\theta_i$ is the note's own, defined one section earlier (一般化) for $i = 1, \dots, d/2$; the "
+        r"sum here runs over $i = 0, \dots, d/2-1$ (RoFormer eq. 35 has the same shift against its eq. 15). "
+        r"$q_{[2i:2i+1]}$ is the pair $(q_{2i}, q_{2i+1})$ counted from 0, read as a complex number; $q$, $k$ are "
+        r"$W_q x_m$, $W_k x_n$. A wrong index is 'fails' however evident the intent (rubric 1).",
+        correction=r"$\mathrm{Re}[\sum_{i=0}^{d/2-1} q_{[2i:2i+1]} k^*_{[2i:2i+1]} e^{i(m-n)\theta_{i+1}}]$, "
+        r"i.e. frequency $10000^{-2i/d}$ for the 0-based pair $i$.",
+        quote=(
+            r"(RΘ,mdWqxm)(RΘ,ndWkxn)=Re[i=0d/21q[2i:2i+1]k[2i:2i+1]ei(mn)θi](\boldsymbol{R}_{\Theta,m}^d W_q "
+            r"\boldsymbol{x}_m)^\top (\boldsymbol{R}_{\Theta,n}^d W_k \boldsymbol{x}_n) = "
+            r"\mathrm{Re}\left[\sum_{i=0}^{d/2-1} \boldsymbol{q}_{[2i:2i+1]} \boldsymbol{k}_{[2i:2i+1]}^* "
+            r"e^{i(m-n)\theta_i}\right]"
+        ),
+        alternatives=(
+            Alternative(
+                r"$\theta_i$ re-indexed from 0 in this section ($\theta_i = 10000^{-2i/d}$), as RoFormer eq. (35) "
+                "tacitly does",
+                "holds",
+                F.complex_score_form,
+            ),
+        ),
     ),
     Entry(
         "n000-decay",
@@ -148,6 +278,16 @@ ENTRIES: tuple[Entry, ...] = (
         F.score_decays,
         correction=r"What decays (as a trend, on the range of RoFormer Fig. 2) is the upper bound "
         r"$(\max_i |h_{i+1}-h_i|) \sum_j |S_j(m-n)|$, and it bounds every score; single scores need not decay.",
+        reading="The likeness to natural language that the sentence adds is motivation, not judged.",
+        quote="相對距離增加時, 內積值會衰減, 與自然語言的性質很類似",
+    ),
+    Entry(
+        "n000-norm-preserved",
+        _s("與線性注意力"),
+        r"RoPE keeps vector norms: $\|R^d_{\Theta,m} x\| = \|x\|$.",
+        "holds",
+        R.norm_rule,
+        quote="RoPE 保持向量範數不變",
     ),
     Entry(
         "n000-linear-rope-form",
@@ -156,6 +296,12 @@ ENTRIES: tuple[Entry, ...] = (
         r"denominator $\sum_n \phi(q_m)^\top\varphi(k_n)$ unrotated; this keeps the $O(N)$ shared-sum form.",
         "holds",
         A.rope_linear_time,
+        quote=(
+            r"Attention(Q,K,V)m=n=1N(RΘ,mdϕ(qm))(RΘ,ndφ(kn))vnn=1Nϕ(qm)φ(kn)\mathrm{Attention}(Q,K,V)_m = "
+            r"\frac{\sum_{n=1}^{N} (\boldsymbol{R}_{\Theta,m}^d \phi(\boldsymbol{q}_m))^\top "
+            r"(\boldsymbol{R}_{\Theta,n}^d \varphi(\boldsymbol{k}_n)) \boldsymbol{v}_n}{\sum_{n=1}^{N} "
+            r"\phi(\boldsymbol{q}_m)^\top \varphi(\boldsymbol{k}_n)}"
+        ),
     ),
     Entry(
         "n000-linear-rope-reason",
@@ -167,6 +313,16 @@ ENTRIES: tuple[Entry, ...] = (
         r"= R_{n-m}$, so $\sum_n R_n\varphi(k_n) v_n^\top$ "
         r"is accumulated once; norm preservation neither enables this (a scaled $2R_m$ works too) nor keeps the "
         r"rotated numerator non-negative, which is why the denominator is left unrotated.",
+        quote="RoPE 保持向量範數不變, 因此可以與線性注意力結合:",
+    ),
+    Entry(
+        "n000-multiplicative",
+        _s("靈活性"),
+        r"Position is encoded by multiplication: $f(x, m) = R^d_{\Theta,m} x$ is linear in $x$, with no additive "
+        r"position term ($f(0, m) = 0$).",
+        "holds",
+        P.multiplicative,
+        quote="使用乘法方式編碼位置",
     ),
     Entry(
         "n000-no-max-length",
@@ -175,6 +331,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"has to be fixed in advance.",
         "holds",
         P.any_length,
+        quote="使用乘法方式編碼位置, 不需要預定義最大序列長度",
     ),
     Entry(
         "n000-extrapolation",
@@ -183,7 +340,9 @@ ENTRIES: tuple[Entry, ...] = (
         "not-checkable",
         F.extrapolation,
         reason="An empirical claim about trained models (perplexity beyond the training length). The algebra "
-        "only shows the rotation is defined there; the check measures which angles training never saw.",
+        "only shows the rotation is defined there (n000-no-max-length); the check measures which angles training "
+        "never saw.",
+        quote="且天然支持外推到更長序列",
     ),
     Entry(
         "n000-orthogonal",
@@ -191,15 +350,17 @@ ENTRIES: tuple[Entry, ...] = (
         r"The rotation matrix is orthogonal: $(R^d_{\Theta,m})^\top R^d_{\Theta,m} = I$.",
         "holds",
         R.orthogonal_rule,
+        quote="旋轉矩陣是正交矩陣",
     ),
     Entry(
         "n000-stability",
         _s("正交性"),
-        r"Orthogonality ensures the numerical stability of the encoding.",
+        r"The rotation matrix being orthogonal can ensure (可以確保) the numerical stability of the encoding.",
         "holds-if",
         P.stability,
         condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
         r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
         r"rounded angles (bfloat16 merges positions 256 and 257).",
+        quote="旋轉矩陣是正交矩陣, 可以確保編碼的數值穩定性",
     ),
 )

@@ -1,7 +1,11 @@
 r"""Ledger entries for note 003, "RoPE" (a Jupyter Book page, en).
 
-Scope: every checkable claim of the note, section by section (the "Note" and "Tip" boxes
-belong to the section they sit in).  The note uses the paper's 1-based :math:`\theta_i`.
+Scope: every mathematical claim of the note, section by section (the "Note" and "Tip" boxes
+belong to the section they sit in), each with the note's exact words (``quote``) and the verdict
+the rubric of :mod:`.ledger` gives them as written; :data:`COVERAGE` maps every sentence or
+formula line with mathematical content to the entry that judges it.  The note uses the paper's
+1-based :math:`\theta_i` and writes the 2D rotation with its angle as subscript,
+:math:`\mathbf R_{m\theta} = R(m\theta)`.
 
 References: "RoPE", a Jupyter Book page (no author given); Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
@@ -9,10 +13,14 @@ arXiv:2104.09864 v5.
 
 from __future__ import annotations
 
+from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_frequency as F
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
+from ropemath.claims.coverage.note003 import COVERAGE
 from ropemath.claims.ledger import Entry, note_source
+
+__all__ = ["COVERAGE", "ENTRIES"]
 
 
 def _s(section: str):
@@ -27,14 +35,41 @@ ENTRIES: tuple[Entry, ...] = (
         r"$f_{\{q,k\}}(x, m) = R_m W_{\{q,k\}} x$.",
         "holds",
         R.weights_identity,
+        reading="The note states a requirement; the entry judges that the f of the sections '2D case' and "
+        "'General form' meets it.",
+        quote=(
+            r"\[f_{q}(\mathbf{x}_{m}, m)^{\intercal}f_{k}(\mathbf{x}_{n}, n) = g(\mathbf{x}_{m}, "
+            r"\mathbf{x}_{n}, m-n)\]"
+        ),
     ),
-    Entry("n003-transpose", _s("2D case"), r"$R_{m\theta}^\top = R_{-m\theta}$.", "holds", R.transpose_rule),
+    Entry(
+        "n003-knowledge-transfer",
+        _s("RoPE"),
+        r"Language models use token positions through self-attention, where $q_m^\top k_n$ 'enables knowledge "
+        r"transfer between tokens at different positions'.",
+        "not-checkable",
+        A.empirical,
+        reason="What trained attention does with the scores ('knowledge transfer', 'usually leverages') describes "
+        "trained models and common practice; beyond the score q_m^T k_n itself (judged in n003-goal) it states no "
+        "formula a computation could test.",
+        quote=r"\(\mathbf{q}_{m}^{\intercal}\mathbf{k}_{n}\) typically enables knowledge transfer between tokens at "
+        r"different positions.",
+    ),
+    Entry(
+        "n003-transpose",
+        _s("2D case"),
+        r"$R_{m\theta}^\top = R_{-m\theta}$.",
+        "holds",
+        R.transpose_rule,
+        quote=r"\mathbf{R}_{m\theta}^{\intercal} &= \mathbf{R}_{-m\theta}",
+    ),
     Entry(
         "n003-composition",
         _s("2D case"),
         r"$R_{m\theta} R_{n\theta} = R_{(m+n)\theta}$.",
         "holds",
         R.composition_rule,
+        quote=r"\mathbf{R}_{m\theta}\mathbf{R}_{n\theta} &= \mathbf{R}_{(m+n)\theta}",
     ),
     Entry(
         "n003-2d-score",
@@ -43,22 +78,39 @@ ENTRIES: tuple[Entry, ...] = (
         r"(W_q x_m)^\top R_{(n-m)\theta} (W_k x_n)$.",
         "holds",
         R.weights_identity,
+        reading=r"The transpose is on the product $W_q x_m$, so $W_q^\top$ is there (unlike note 000's "
+        r"$x_m^\top W_q R_{n-m}$).",
+        quote=(
+            r"\[\begin{split} \begin{aligned} f_{q}(\mathbf{x}_{m}, m)^{\intercal}f_{k}(\mathbf{x}_{n}, n) &= "
+            r"(\mathbf{R}_{m\theta}\mathbf{W}_{q}\mathbf{x}_{m})^{\intercal}\mathbf{R}_{n\theta}\mathbf{W}_{k}"
+            r"\mathbf{x}_{n} \\ &= (\mathbf{W}_{q}\mathbf{x}_{m})^{\intercal}\mathbf{R}_{(n-m)\theta}(\mathbf{"
+            r"W}_{k}\mathbf{x}_{n}) \end{aligned} \end{split}\]"
+        ),
     ),
     Entry(
         "n003-ccw",
         _s("2D case"),
-        r"$R_\theta v$ is the counter-clockwise rotation of $v$ through $\theta$.",
+        r"$R_\theta v$, with $R_\theta = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta"
+        r"\end{pmatrix}$, is the counter-clockwise rotation of $v$ through $\theta$.",
         "holds",
         R.counterclockwise,
+        quote=(
+            r"\( \mathbf{R}_{\theta}\mathbf{v}\) equals counterclockwise rotation of \(\mathbf{v}\) through "
+            r"angle \(\theta\)."
+        ),
     ),
     Entry(
         "n003-block",
         _s("General form"),
-        r"Divide $\mathbb R^d$ into $d/2$ planes: $R^d_{m,\Theta} = \mathrm{diag}(R(m\theta_1), \dots, "
-        r"R(m\theta_{d/2}))$.",
+        r"For even $d$, divide $\mathbb R^d$ into $d/2$ planes: $R^d_{m,\Theta} = \mathrm{diag}(R(m\theta_1), "
+        r"\dots, R(m\theta_{d/2}))$ rotates each pair independently.",
         "holds",
         R.pairwise_rotation,
-        reading="1-based theta index (the paper's).",
+        reading="1-based theta index (the paper's); adjacent pairs (the interleaved layout).",
+        quote=(
+            r"In order to generalize our results in 2D to any \(\mathbf{x}_{i}\in\mathbb{R}^{d}\) where \(d\) "
+            r"is even, we divide the d-dimensional space into \(d/2\) sub-spaces:"
+        ),
     ),
     Entry(
         "n003-theta",
@@ -67,6 +119,8 @@ ENTRIES: tuple[Entry, ...] = (
         "holds",
         F.theta_one_based,
         reading="1-based, as in RoFormer eq. (15).",
+        quote=r"is the rotary matrix with pre-defined parameters "
+        r"\(\Theta = \{\theta_{i}=10000^{-2(i-1)/d},i\in[1,2,\dots,d/2]\}\).",
     ),
     Entry(
         "n003-absolute-relative",
@@ -75,6 +129,8 @@ ENTRIES: tuple[Entry, ...] = (
         r"dependence in self-attention.",
         "holds",
         P.absolute_and_relative,
+        quote="RoPE encodes the absolute position with a rotation matrix and meanwhile incorporates the explicit "
+        "relative position dependency in self-attention formulation.",
     ),
     Entry(
         "n003-theta-order",
@@ -82,6 +138,8 @@ ENTRIES: tuple[Entry, ...] = (
         r"$1 = \theta_1 > \theta_2 > \dots > \theta_{d/2}$; $\theta_1$ is the highest frequency.",
         "holds",
         F.theta_decreasing,
+        reading=r"1-based: the note's $\theta_1$ is ropemath's $\theta_0$.",
+        quote=r"\[1 = \theta_{1} > \theta_{2} > \dots > \theta_{d/2} \approx \frac{1}{10000}\]",
     ),
     Entry(
         "n003-theta-last",
@@ -89,8 +147,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"$\theta_{d/2} \approx 1/10000$.",
         "holds-if",
         F.theta_range,
-        condition=r"$d$ is large: $\theta_{d/2} = 10000^{-(d-2)/d} = 10000^{2/d}/10000$, about 15% above $1/10000$ at "
-        r"$d = 128$ but ten times it at $d = 8$.",
+        condition=r"$d$ is large: $\theta_{d/2} = 10000^{-(d-2)/d} = 10000^{2/d}/10000$, within 20% of $1/10000$ "
+        r"only for $d \ge 102$ (15% above it at $d = 128$) but ten times it at $d = 8$.",
+        quote=r"\[1 = \theta_{1} > \theta_{2} > \dots > \theta_{d/2} \approx \frac{1}{10000}\]",
     ),
     Entry(
         "n003-high-frequency",
@@ -100,5 +159,6 @@ ENTRIES: tuple[Entry, ...] = (
         F.fast_near_slow_far,
         reading="Read as a statement about resolution: a fast pair separates neighbours but wraps around after "
         "about 6 positions.",
+        quote=r"Smaller \(i\) encodes high frequency information (information nearby).",
     ),
 )

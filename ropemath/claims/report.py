@@ -1,8 +1,11 @@
 r"""The ``ropemath claims`` command: print the claims ledger as a table or as JSON.
 
-Scope: :func:`table` (one line per entry, then verdict counts per note), :func:`as_json`, and
-the CLI hooks ``add_cli_arguments`` / ``run_cli`` named in ``ropemath.cli.dispatch.COMMANDS``.  Exit
-codes: 0 every check agrees with its recorded verdict, 1 some check disagrees, 2 bad usage.
+Scope: :func:`table` (one line per entry, then verdict counts per note), :func:`as_json`,
+:func:`explain` (one entry as Markdown: the note's words, the reading, the verdict and what the check
+computed), :func:`controls_table` (every check against its negative control), :func:`coverage_table`
+(the coverage pass, note by note), and the CLI hooks ``add_cli_arguments`` / ``run_cli`` named in
+``ropemath.cli.dispatch.COMMANDS``.  Exit codes: 0 every check agrees with its recorded verdict, 1 some
+check disagrees, 2 bad usage.
 
 References: none (project convention).
 """
@@ -12,12 +15,23 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
-from ropemath.claims.ledger import VERDICTS, Result
+from ropemath.claims.ledger import VERDICTS, Entry, Result
 
-__all__ = ["add_cli_arguments", "as_json", "run_cli", "summary_table", "table"]
+__all__ = [
+    "add_cli_arguments",
+    "as_json",
+    "controls_table",
+    "coverage_table",
+    "explain",
+    "note_words",
+    "run_cli",
+    "summary_table",
+    "table",
+]
 
 
 def _width(text: str) -> int:
@@ -70,6 +84,99 @@ def table(results: list[Result]) -> str:
             else f"{bad} check(s) DISAGREE with the recorded verdict."
         )
     )
+    return "\n".join(lines)
+
+
+def note_words(entry: Entry) -> str:
+    """The note's exact words as a Markdown code span (verbatim: scraped LaTeX is shown, not typeset).
+
+    Whitespace runs become one space; the fence is one backtick longer than any run inside.
+
+    >>> from ropemath.claims.ledger import Outcome, note_source
+    >>> e = Entry("n003-x", note_source("003", "2D case"), "c", "holds", lambda: Outcome("holds", "-"),
+    ...           quote="R_m   uses `b`  and  c")
+    >>> print(note_words(e))
+    ``R_m uses `b` and c``
+    """
+    text = " ".join(entry.quote.split())
+    runs = [len(r) for r in re.findall("`+", text)]
+    fence = "`" * (max(runs, default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def explain(result: Result) -> str:
+    """One entry as Markdown: where, the note's exact words, the reading checked, the verdicts, the evidence.
+
+    Alternative readings are run through their own checks here, so what is shown is computed.
+
+    >>> from ropemath.claims.ledger import Entry, Outcome, note_source, run
+    >>> e = Entry("n003-demo", note_source("003", "2D case"), "$1 + 1 = 2$", "holds",
+    ...           lambda: Outcome("holds", "computed 2"), quote="1+1=2")
+    >>> print(explain(run([e])[0]).splitlines()[0])
+    **n003-demo** — holds (computed: holds) — note 003, section «2D case»
+    """
+    e, o = result.entry, result.outcome
+    parts = [f"**{e.id}** — {e.verdict} (computed: {o.verdict}) — note {e.note}, section «{e.source.section}»"]
+    if e.quote:
+        parts.append(f"*The note says*: {note_words(e)}")
+    parts.append(f"*Reading checked*: {e.claim}")
+    labelled = [("How it was read", e.reading), ("Condition", e.condition)]
+    parts += [f"*{name}*: {text}" for name, text in labelled if text]
+    for alt in e.alternatives:
+        parts.append(f"*Another reading*: {alt.reading} — {alt.verdict} (computed: {alt.check().verdict})")
+    if e.correction:
+        checked = "holds" if o.correction_holds else "does NOT hold"
+        parts.append(f"*Correction* (checked: {checked}): {e.correction}")
+    if o.counterexample:
+        items = "; ".join(f"{k} = {v}" for k, v in o.counterexample.items())
+        parts.append(f"*Counterexample*: {items}")
+    parts.append(f"*Evidence*: {o.evidence}")
+    return "\n\n".join(parts)
+
+
+def controls_table(results: list[Result]) -> tuple[str, int]:
+    """Every distinct check of ``results`` with its negative control: verdicts of both, and what is wrong.
+
+    Returns the table and the number of checks whose control computed the *same* verdict as the
+    check (0 when every check can say no).  Entries that are ``not-checkable`` have no control.
+    """
+    from ropemath.claims.controls import CONTROLS
+
+    lines, same, seen = [], 0, set()
+    for r in results:
+        check = r.entry.check
+        if r.entry.verdict == "not-checkable" or check in seen:
+            continue
+        seen.add(check)
+        ctl = CONTROLS.get(check)
+        wrong = ctl.run().verdict if ctl is not None else "(no control)"
+        same += wrong == r.outcome.verdict or ctl is None
+        what = ctl.wrong if ctl is not None else ""
+        lines.append(f"{check.__name__:<34} {r.outcome.verdict:<9} -> {wrong:<9} {what}")
+    header = f"{'check':<34} {'verdict':<9}    {'control':<9} what the control gets wrong"
+    return "\n".join([header, *lines]), same
+
+
+def coverage_table() -> str:
+    """The coverage pass per note: sentences with mathematical content, entries, sentences merged into an entry.
+
+    Rows come from the note's ``COVERAGE`` (:mod:`ropemath.claims.coverage`); a sentence judged by
+    two entries is one sentence and two rows.  *Merged* counts the rows beyond the first of each entry
+    (sentences judged by an entry that also judges another sentence).
+    """
+    from importlib import import_module
+
+    from ropemath.claims.ledger import NOTES
+
+    lines = ["note  sentences  entries  merged"]
+    for prefix in NOTES:
+        module = import_module(f"ropemath.claims.note{prefix}")
+        coverage = getattr(module, "COVERAGE", ())
+        ids = [entry_id for _, entry_id in coverage]
+        merged = len(ids) - len(set(ids))
+        sentences = len({sentence for sentence, _ in coverage})
+        lines.append(f"{prefix:<4}  {sentences:>9}  {len(module.ENTRIES):>7}  {merged:>6}")
     return "\n".join(lines)
 
 

@@ -131,10 +131,12 @@ def _example_vectors(d: int, seed: int = 0) -> dict[str, tuple[np.ndarray, np.nd
 def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, seed: int = 0) -> Figure:
     """The bound decays; individual scores need not.
 
-    Left: scores divided by their own Abel constant ``max|Δh| · d/2`` (so eq. 37 says each
-    curve stays inside ±bound); the ramp vector reaches the bound at r = 0, random vectors sit
-    far inside it.  Right: the same scores as cosines ``score / (|q||k|)``: the aligned score
-    decays from 1 but not monotonically, the random one does not decay at all.
+    Left: absolute scores divided by their own Abel constant ``max|Δh| · d/2`` (so eq. 37 says each
+    curve stays below the bound), on a log axis, so that scores far below the bound stay visible:
+    the ramp vector reaches the bound at r = 0, random and aligned vectors sit one to three orders of
+    magnitude below it (dips are sign changes).  Right: the same scores as cosines
+    ``score / (|q||k|)``: the aligned score decays from 1 but not monotonically, the random one does
+    not decay at all.
     """
     r = np.linspace(0.0, r_max, int(r_max * 4) + 1)
     b = decay_bound(r, d, base)
@@ -143,23 +145,26 @@ def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, s
     with _style():
         fig = Figure(figsize=FIGSIZE)
         left, right = fig.subplots(1, 2, sharex=True)
-        left.fill_between(r, -b, b, color="C0", alpha=0.15, lw=0)
-        left.plot(r, b, color="C0", lw=1.2, label="± relative upper bound")
-        left.plot(r, -b, color="C0", lw=1.2)
+        floor = 1e-3  # bottom of the log axis; |score| dips below it only at sign changes
+        left.fill_between(r, floor, b, color="C0", alpha=0.12, lw=0)
+        left.plot(r, b, color="C0", lw=1.6, label="relative upper bound B(r)")
         for name, (q, k) in examples.items():
             score = complex_score(q, k, r, base, layout="interleaved")
             unit = abel_constant(q, k, layout="interleaved") * (d // 2)  # eq. 37: |score| <= unit * bound
-            left.plot(r, score / unit, color=colors[name], lw=1.0, label=name)
+            left.plot(r, np.maximum(np.abs(score) / unit, floor), color=colors[name], lw=0.9, label=name)
             if name != "ramp k = q, |q_i|² = d/2 - i":
                 cosine = score / (np.linalg.norm(q) * np.linalg.norm(k))
                 right.plot(r, cosine, color=colors[name], lw=1.0, label=name)
-        left.set(title="eq. 37: inside ±bound", ylabel="score / (max|Δh| · d/2)", ylim=(-34.0, 34.0))
+        left.set_yscale("log")
+        left.set(title="eq. 37: |score| below the bound (log scale)", ylabel="|score| / (max|Δh| · d/2)",
+                 ylim=(floor, 1000.0))
         right.axhline(0.0, color="0.3", lw=0.8)
         right.set(title="the same scores as cosines", ylabel="score / (|q| |k|)")
         for ax in (left, right):
             ax.set(xlim=(0.0, r_max), xlabel="relative distance r = m - n")
             ax.grid(alpha=0.3)
-            ax.legend(fontsize=8, loc="upper right")
+        left.legend(fontsize=7, loc="upper right", framealpha=0.9, ncol=2)
+        right.legend(fontsize=8, loc="upper right")
         fig.suptitle(f"The bound decays; individual scores need not (d = {d}, base {base:g}, seed {seed})", fontsize=11)
         fig.tight_layout()
     return fig

@@ -3,7 +3,10 @@ r"""Symbolic mathematics of RoPE with sympy: the 2D derivation, proofs and refut
 Scope: an explicitly imported subpackage (``import ropemath`` never imports sympy):
 
 * :mod:`.common` — the fixed symbols (``q, k, q0, q1, k0, k1, m, n, theta``), the symbolic
-  rotation :math:`R(a)` and :math:`R^d_{\Theta,m}`, the zero test and the :class:`Proof` record;
+  rotation :math:`R(a)` and :math:`R^d_{\Theta,m}` (explicit, and as notation :class:`~.common.Rot`),
+  the one renderer of displayed formulas (:func:`~.common.render`), the zero test and the
+  :class:`Proof` record, whose displayed statement is the statement proved;
+* :mod:`.notation` — the notation statements are displayed in and :func:`~.notation.render`;
 * :mod:`.derivation` — :func:`derivation_steps` (the ordered, sympy-verified steps of
   RoFormer §3.2.1) and :func:`rope_2d_solution` (:math:`q e^{im\theta}`);
 * :mod:`.proofs` — ``prove_*`` functions and the :data:`~.proofs.PROOFS` registry;
@@ -30,7 +33,9 @@ import importlib
 _EXPORTS = {
     "Proof": "common",
     "check_identity": "common",
+    "explicit": "notation",
     "is_zero": "common",
+    "render": "notation",
     "Step": "derivation",
     "derivation_steps": "derivation",
     "rope_2d_solution": "derivation",
@@ -45,7 +50,7 @@ _EXPORTS = {
     "get_refutation": "refutations",
     "refutation_names": "refutations",
 }
-_SUBMODULES = ("cli", "common", "derivation", "proofs", "refutations")
+_SUBMODULES = ("cli", "common", "derivation", "notation", "proofs", "refutations")
 
 __all__ = sorted(_EXPORTS)
 

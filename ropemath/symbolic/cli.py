@@ -1,9 +1,11 @@
 """The ``ropemath derive`` command: print the sympy derivation, the proofs and the refutations.
 
 Scope: formatting only.  By default all three parts are printed (``--only`` picks some);
-``--latex`` prints LaTeX instead of plain text.  The exit code is 1, with the failing items
-named on stderr, if any derivation step is not verified, any proof does not hold, or any
-refutation is not established; otherwise 0.  sympy is imported only when the command runs.
+``--latex`` prints LaTeX instead of plain text.  Every formula printed is rendered by sympy
+(``sympy.latex`` or ``sstr``) from the expressions that were proved; none is typed here.  The
+exit code is 1, with the failing items named on stderr, if any derivation step is not verified,
+any proof does not hold, or any refutation is not established; otherwise 0.  sympy is imported
+only when the command runs.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1; Su Jianlin, kexue.fm/archives/8265.
 """
@@ -11,42 +13,9 @@ References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1; Su Jianlin, kex
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 PARTS = ("steps", "proofs", "refutations")
-
-_PLAIN = [  # LaTeX → plain text, for the statements printed without --latex
-    (r"\;\Longrightarrow\;", " ==> "), (r"\Rightarrow", "=>"), (r"^\top", "^T"), (r"\,", " "), (r"\;", " "),
-    (r"\ ", " "), (r"\quad", " "), (r"\big", ""), (r"\overline{k}", "conj(k)"), (r"\otimes", "*"),
-    (r"\cdot", "·"), (r"\times", "×"),
-]
-
-
-def _command(match: re.Match) -> str:
-    """A LaTeX command's name, spaced off from neighbouring letters and digits."""
-    text, start, end = match.string, match.start(), match.end()
-    before = " " if start and text[start - 1].isalnum() else ""
-    after = " " if end < len(text) and (text[end].isalnum() or text[end] == "\\") else ""
-    return before + match[1] + after
-
-
-def plain(latex: str) -> str:
-    """Return a plain-text rendering of one of this package's LaTeX statements.
-
-    >>> plain(r"(R_m q)^\\top (R_n k) = q^\\top R_{n-m}\\, k")
-    '(R_m q)^T (R_n k) = q^T R_(n-m) k'
-    >>> plain(r"\\cos\\delta = \\mathrm{Re}\\,e^{i\\delta}")
-    'cos delta = Re e^(i delta)'
-    """
-    for old, new in _PLAIN:
-        latex = latex.replace(old, new)
-    latex = re.sub(r"\\(mathrm|text)\{([^{}]*)\}", r"\2", latex)
-    latex = re.sub(r"\\([A-Za-z]+)", _command, latex)  # \cos\delta -> cos delta
-    while re.search(r"[_^]\{[^{}]*\}", latex):
-        latex = re.sub(r"([_^])\{([^{}]*)\}", lambda g: g[1] + (g[2] if len(g[2]) == 1 else f"({g[2]})"), latex)
-    return re.sub(r" {2,}", " ", latex.replace("{", "").replace("}", ""))
-
 
 def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``ropemath derive``."""
@@ -62,8 +31,8 @@ def _steps(latex: bool) -> list[str]:
     print("Derivation of RoPE in two dimensions (RoFormer §3.2.1), each step checked by sympy")
     for s in derivation_steps():
         flag = "verified" if s.verified else "NOT VERIFIED"
-        print(f"\nStep {s.number:>2} [{flag}] {s.key}: {s.title}")
-        print(f"  why: {s.reason}")
+        print(f"\nStep {s.number:>2} [{flag}] {s.key}: {s.heading(latex)}")
+        print(f"  why: {s.explain(latex)}")
         print(f"  how: {s.method}")
         print(f"  $$ {s.latex} $$" if latex else "  " + s.text.replace("\n", "\n  "))
         if not s.verified:
@@ -81,8 +50,10 @@ def _proofs(latex: bool) -> list[str]:
     failed = []
     print("\nProofs (holds = sympy reduced lhs - rhs to 0)")
     for p in all_proofs():
-        statement = p.latex if latex else plain(p.latex)
+        statement, where = (p.latex, p.where_latex) if latex else (p.text, p.where_text)
         print(f"  [{'holds' if p.holds else 'DOES NOT HOLD'}] {p.name}: {statement}   ({p.source})")
+        if where:
+            print(f"      where {where}")
         if not p.holds:
             failed.append(f"proof {p.name}")
     return failed
@@ -94,12 +65,18 @@ def _refutations(latex: bool) -> list[str]:
     failed = []
     print("\nRefutations (plausible but false; counterexample, then the proved correct form)")
     for r in all_refutations():
-        show = (lambda t: t) if latex else plain
-        print(f"\n  [{'refuted' if r.refuted else 'NOT REFUTED'}] {r.name}: claim {show(r.claim_latex)}   ({r.source})")
+        claim, correct, gap = ((r.claim_latex, r.correct.latex, r.gap.latex) if latex
+                               else (r.claim_text, r.correct.text, r.gap.text))
+        print(f"\n  [{'refuted' if r.refuted else 'NOT REFUTED'}] {r.name}: claim {claim}   ({r.source})")
         print(f"    {r.summary()}")
-        print(f"    correct ({'proved' if r.correct.holds else 'NOT PROVED'}): {show(r.correct.latex)}")
-        print(f"    gap ({'proved' if r.gap.holds else 'NOT PROVED'}): {show(r.gap.latex)}; claim holds {r.holds_when}")
-        if not r.refuted:
+        print(f"    correct ({'proved' if r.correct.holds else 'NOT PROVED'}): {correct}")
+        print(f"    gap ({'proved' if r.gap.holds else 'NOT PROVED'}): {gap}")
+        checked = "checked" if r.cases_hold else "NOT CONFIRMED"
+        print(f"    claim holds {r.holds_when} ({checked}: the gap vanishes there)")
+        where = r.correct.where_latex if latex else r.correct.where_text
+        if where:
+            print(f"    where {where}")
+        if not (r.refuted and r.cases_hold):
             failed.append(f"refutation {r.name}")
     return failed
 

@@ -1,4 +1,4 @@
-r"""Shared sympy symbols, the symbolic rotation matrices, the zero test and the proof record.
+r"""Shared sympy symbols, the rotation matrices and their notation, the renderer, the zero test, the proof record.
 
 Scope: everything the derivation (:mod:`.derivation`), the proofs (:mod:`.proofs`) and the
 refutations (:mod:`.refutations`) have in common, so that all three speak about the same
@@ -12,6 +12,12 @@ Symbols (fixed names, so printed output is deterministic):
 * ``m, n`` — real positions (query at ``m``, key at ``n``; relative distance :math:`m - n`).
 * ``theta`` — real angle per unit position :math:`\theta`; ``a, b`` — real angles.
 
+Display: every formula this package shows is rendered by :func:`~.notation.render` (``sympy.latex``)
+or :func:`~.notation.plain` (``sstr``) from the expression that was proved.  Statements are built
+from the notation of :mod:`.notation` (re-exported here: :class:`~.notation.Rot`,
+:class:`~.notation.Scalar`, :func:`~.notation.explicit`, ...), matrix symbols and sums; a
+:class:`Proof` compares the multiplied-out sides of the very statement it displays.
+
 The zero test :func:`is_zero` only ever transforms an expression into an equal one
 (``expand``, ``expand_trig``, ``expand_complex``, ``simplify``), so ``True`` is a proof that
 the expression vanishes identically.  ``False`` only means sympy did not reduce it to 0; it is
@@ -24,28 +30,36 @@ Su Jianlin, kexue.fm/archives/8265.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
 from dataclasses import dataclass
 
 import sympy as sp
 
-from ropemath.core._validate import check_d, check_layout
+from ropemath.symbolic.notation import Definitions, Notation, Rot, Scalar, block_rotation, explicit, mul, plain, render
 
 __all__ = [
+    "Definitions",
+    "Notation",
     "Proof",
+    "Rot",
+    "Scalar",
     "a",
     "b",
     "block_rotation",
     "check_identity",
+    "explicit",
     "is_zero",
     "k",
     "k0",
     "k1",
     "m",
+    "mul",
     "n",
+    "plain",
     "q",
     "q0",
     "q1",
+    "render",
     "rotation",
     "theta",
     "thetas",
@@ -88,35 +102,6 @@ def rotation(angle: sp.Expr) -> sp.ImmutableMatrix:
     return sp.ImmutableMatrix([[c, -s], [s, c]])
 
 
-def block_rotation(
-    position: sp.Expr, angles: Sequence[sp.Expr], *, layout: str = "interleaved"
-) -> sp.ImmutableMatrix:
-    r"""Return :math:`R^d_{\Theta,m}` (d = 2·len(angles)) built entry by entry in a Python loop.
-
-    .. math::
-        R^d_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), \dots, R(m\theta_{d/2-1})\big)
-
-    Pair ``i`` occupies rows/columns ``(2i, 2i+1)`` (``layout="interleaved"``, RoFormer
-    eq. 15) or ``(i, i + d/2)`` (``layout="half"``, GPT-NeoX / Hugging Face).
-
-    >>> block_rotation(m, thetas(2), layout="half")
-    Matrix([
-    [cos(m*theta_0),              0, -sin(m*theta_0),               0],
-    [             0, cos(m*theta_1),               0, -sin(m*theta_1)],
-    [sin(m*theta_0),              0,  cos(m*theta_0),               0],
-    [             0, sin(m*theta_1),               0,  cos(m*theta_1)]])
-    """
-    layout = check_layout(layout)
-    half = len(angles)
-    d = check_d(2 * half, name="2*len(angles)")
-    R = sp.zeros(d, d)
-    for i, t in enumerate(angles):
-        u, v = (2 * i, 2 * i + 1) if layout == "interleaved" else (i, i + half)
-        c, s = sp.cos(position * t), sp.sin(position * t)
-        R[u, u], R[u, v], R[v, u], R[v, v] = c, -s, s, c
-    return sp.ImmutableMatrix(R)
-
-
 def _candidates(expr: sp.Expr):
     """Yield equal rewrites of ``expr``, cheapest first (each is a sound transformation)."""
     expr = sp.expand(expr)
@@ -148,45 +133,81 @@ def is_zero(expr: sp.Basic | sp.MatrixBase) -> bool:
 
 @dataclass(frozen=True)
 class Proof:
-    """A symbolic identity ``lhs = rhs`` and whether sympy proved it (``holds``, computed).
+    r"""A symbolic identity: the statement shown, and whether sympy proves it (``holds``, computed on demand).
 
-    ``latex`` states the identity as a reader writes it; ``lhs``/``rhs`` are the sympy
-    objects actually compared; ``conditions`` says what the symbols range over; ``source``
-    says where the identity comes from.
+    ``shown_lhs = shown_rhs`` is the identity as displayed (notation: :class:`Rot`, matrix symbols,
+    sums); ``definitions`` say what its symbols stand for (e.g. :math:`q = (q_0, q_1)^T`).  ``lhs`` and
+    ``rhs`` are :func:`explicit` of the shown sides and ``holds`` is :func:`is_zero` of their
+    difference, so the formula displayed (``latex``, ``text``) is the formula proved: change a shown
+    side (``dataclasses.replace``) and both the display and the verdict follow.  ``conditions`` says
+    what the symbols range over; ``source`` where the identity comes from.
     """
 
     name: str
-    latex: str
-    lhs: sp.Basic
-    rhs: sp.Basic
-    holds: bool
+    shown_lhs: sp.Basic
+    shown_rhs: sp.Basic
     source: str
     conditions: str = ""
+    definitions: Definitions = ()
+
+    @functools.cached_property
+    def lhs(self) -> sp.Basic:
+        """The left side multiplied out (what sympy compares)."""
+        return explicit(self.shown_lhs, self.definitions)
+
+    @functools.cached_property
+    def rhs(self) -> sp.Basic:
+        """The right side multiplied out (what sympy compares)."""
+        return explicit(self.shown_rhs, self.definitions)
+
+    @functools.cached_property
+    def holds(self) -> bool:
+        """Whether sympy reduces ``lhs - rhs`` to 0 (:func:`is_zero`)."""
+        return is_zero(self.lhs - self.rhs)
+
+    @property
+    def latex(self) -> str:
+        """LaTeX of the identity proved, rendered from ``shown_lhs`` and ``shown_rhs`` (never typed)."""
+        return f"{render(self.shown_lhs)} = {render(self.shown_rhs)}"
+
+    @property
+    def text(self) -> str:
+        """Plain-text form of the identity proved (sympy ``sstr`` of the shown sides)."""
+        return f"{plain(self.shown_lhs)} = {plain(self.shown_rhs)}"
+
+    @property
+    def where_latex(self) -> str:
+        """LaTeX of the definitions, ``s = value`` joined by commas ('' if none)."""
+        return r",\quad ".join(f"{render(s)} = {render(v)}" for s, v in self.definitions)
+
+    @property
+    def where_text(self) -> str:
+        """Plain-text form of the definitions ('' if none)."""
+        return ", ".join(f"{plain(s)} = {plain(v)}" for s, v in self.definitions)
 
     @property
     def equation(self) -> sp.Eq:
-        """The identity as an unevaluated ``sp.Eq(lhs, rhs)`` (for display)."""
+        """The identity multiplied out, as an unevaluated ``sp.Eq(lhs, rhs)`` (what sympy compares)."""
         return sp.Eq(self.lhs, self.rhs, evaluate=False)
 
     def recheck(self) -> bool:
-        """Run the zero test again on ``lhs - rhs`` (for records someone has altered)."""
-        return is_zero(self.lhs - self.rhs)
+        """Run the zero test again, from the shown sides (for records someone has altered)."""
+        return is_zero(explicit(self.shown_lhs, self.definitions) - explicit(self.shown_rhs, self.definitions))
 
 
 def check_identity(
-    name: str, latex: str, lhs: sp.Basic, rhs: sp.Basic, *, source: str, conditions: str = ""
+    name: str, lhs: sp.Basic, rhs: sp.Basic, *, source: str, conditions: str = "", definitions: Definitions = ()
 ) -> Proof:
-    r"""Return a :class:`Proof` whose ``holds`` is computed by :func:`is_zero` on ``lhs - rhs``.
+    r"""Return the :class:`Proof` of ``lhs = rhs`` (shown sides; ``holds`` is :func:`is_zero` of the difference).
 
     .. math:: \mathrm{holds} = [\operatorname{simplify}(\mathrm{lhs} - \mathrm{rhs}) = 0]
 
-    >>> check_identity("sine is odd", r"\sin(-a) = -\sin a", sp.sin(-a), -sp.sin(a), source="-").holds
+    >>> check_identity("sine is odd", sp.sin(-a), -sp.sin(a), source="-").holds
     True
-    >>> check_identity("wrong", r"R(a)^\top = R(a)", rotation(a).T, rotation(a), source="-").holds
-    False
+    >>> p = check_identity("wrong", sp.Transpose(Rot(a, (1,))), Rot(a, (1,)), source="-")
+    >>> p.latex, p.holds
+    ('\\left(R(a)\\right)^{T} = R(a)', False)
     """
-    if isinstance(lhs, sp.MatrixBase):
-        lhs = sp.ImmutableMatrix(lhs)
-    if isinstance(rhs, sp.MatrixBase):
-        rhs = sp.ImmutableMatrix(rhs)
-    return Proof(name, latex, lhs, rhs, is_zero(lhs - rhs), source, conditions)
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    return Proof(name, sp.sympify(lhs), sp.sympify(rhs), source, conditions, tuple(definitions))

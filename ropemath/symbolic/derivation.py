@@ -13,7 +13,9 @@ the same :math:`f` for queries and keys.  Every step below is an equation sympy 
 checks by a different route (a modulus by :math:`z\bar z`, an argument by rebuilding
 :math:`e^{i\,\cdot}`, a solution by substituting it back); each :class:`Step` carries a
 ``verified`` flag computed by running its check, and :func:`verify_step` re-runs the check on
-any (possibly altered) step.  Conditions: :math:`q, k \neq 0` (so that the modulus is
+any (possibly altered) step.  A step's title and explanation are prose whose formulas are rendered
+from the step's own expressions (:meth:`Step.heading`, :meth:`Step.explain`), never typed.
+Conditions: :math:`q, k \neq 0` (so that the modulus is
 positive and the argument defined); the recurrence fixes :math:`\varphi` at integer positions
 and RoPE uses the same formula for every real :math:`m`; angles are equal modulo :math:`2\pi`.
 
@@ -34,7 +36,7 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from ropemath.symbolic.common import is_zero, k, k0, k1, m, n, q, q0, q1, rotation, theta
+from ropemath.symbolic.common import is_zero, k, k0, k1, m, n, plain, q, q0, q1, render, rotation, theta
 
 __all__ = [
     "R_f",
@@ -67,19 +69,46 @@ class Step:
 
     ``given`` (or None) is the equation the step starts from, e.g. the one handed to
     ``solve``; ``method`` says how ``rhs`` was obtained and checked; ``verified`` is the
-    result of running ``check(lhs, rhs)`` when the step was built.
+    result of running ``check(lhs, rhs)`` when the step was built.  ``title_template`` and
+    ``reason_template`` are prose with ``{lhs}``, ``{rhs}``, ``{equation}``, ``{given}`` or ``{name}`` (a ``terms``
+    entry) wherever a formula appears: the formulas are rendered from the expressions, never typed.
     """
 
     number: int
     key: str
-    title: str
-    reason: str
+    title_template: str
+    reason_template: str
     lhs: sp.Basic
     rhs: sp.Basic
     method: str
     verified: bool
     given: sp.Basic | None = None
     check: Callable[[sp.Basic, sp.Basic], bool] = dataclasses.field(default=None, repr=False, compare=False)
+    terms: tuple[tuple[str, sp.Basic], ...] = ()
+
+    def _fill(self, template: str, latex: bool) -> str:
+        """``template`` with ``{lhs}``, ``{rhs}``, ``{given}`` and the named ``terms`` rendered by sympy."""
+        exprs = {"lhs": self.lhs, "rhs": self.rhs, "equation": self.equation, "given": self.given, **dict(self.terms)}
+        return template.format_map({name: f"${render(e)}$" if latex else plain(e) for name, e in exprs.items()
+                                    if e is not None})
+
+    def heading(self, latex: bool = False) -> str:
+        """The step's title; every formula in it is rendered from the step's expressions (``$...$`` if ``latex``)."""
+        return self._fill(self.title_template, latex)
+
+    def explain(self, latex: bool = False) -> str:
+        """Why the step holds, in prose; every formula in it is rendered from the step's expressions."""
+        return self._fill(self.reason_template, latex)
+
+    @property
+    def title(self) -> str:
+        """Plain-text title (:meth:`heading`)."""
+        return self.heading()
+
+    @property
+    def reason(self) -> str:
+        """Plain-text explanation (:meth:`explain`)."""
+        return self.explain()
 
     @property
     def equation(self) -> sp.Eq:
@@ -106,6 +135,10 @@ def _plain(expr: sp.Basic) -> str:
     if isinstance(expr, sp.MatMul):
         return "*".join(_plain(arg) for arg in expr.args)
     return sp.sstr(expr)
+
+
+_f_name = sp.Function("f")
+_x = sp.Symbol("x")
 
 
 def verify_step(step: Step) -> bool:
@@ -143,24 +176,27 @@ def _solves(given: sp.Eq, unknown: sp.Basic, rhs: sp.Basic) -> bool:
 def _build() -> tuple[Step, ...]:
     steps: list[Step] = []
 
-    def add(key, title, reason, lhs, rhs, method, check, given=None):
-        steps.append(Step(len(steps) + 1, key, title, reason, lhs, rhs, method, bool(check(lhs, rhs)), given, check))
+    def add(key, title, reason, lhs, rhs, method, check, given=None, **terms):
+        steps.append(Step(len(steps) + 1, key, title, reason, lhs, rhs, method, bool(check(lhs, rhs)), given, check,
+                          tuple(terms.items())))
         return steps[-1]
 
     initial = {R_f(q, 0): sp.Abs(q), R_f(k, 0): sp.Abs(k), Theta_f(q, 0): Theta(q), Theta_f(k, 0): Theta(k)}
 
-    add("inner_product", "The 2D inner product is the real part of z_q conj(z_k)",
-        "Read (x0, x1) as x0 + i x1. The real part of the product with the conjugate is the dot "
-        "product, so the requirement <f(q,m), f(k,n)> = g(q,k,m-n) becomes Re[f(q,m) conj f(k,n)] = g.",
+    add("inner_product", "The 2D dot product is the real part of a complex product",
+        "Read a vector {vector} as the complex number {number}. The dot product is then the real part of one "
+        "number times the conjugate of the other, so the requirement on inner products becomes a requirement on "
+        "the real part of f(q, m) times the conjugate of f(k, n).",
         q0 * k0 + q1 * k1, sp.re((q0 + sp.I * q1) * sp.conjugate(k0 + sp.I * k1), evaluate=False),
-        "identity: simplify(lhs - rhs) == 0", _identity)
+        "identity: simplify(lhs - rhs) == 0", _identity, vector=sp.Tuple(q0, q1), number=q0 + sp.I * q1)
 
     written = sp.Mul(_f(q, m), sp.conjugate(_f(k, n), evaluate=False), evaluate=False)
     product = sp.powsimp(written.doit())  # sympy evaluates the conjugate and combines the exponentials
     add("polar_product", "Polar forms multiply moduli and subtract arguments",
-        "Write f = R_f e^{i Theta_f} (R_f > 0, Theta_f real); sympy evaluates the conjugate, "
-        "conj(R e^{i Theta}) = R e^{-i Theta}, and combines the exponentials.",
-        written, product, "conjugate evaluated + powsimp; checked in Cartesian form (cos + i sin)", _cartesian_identity)
+        "Write f in polar form, {polar}, with R_f > 0 and Theta_f real; sympy evaluates the conjugate and "
+        "combines the exponentials.",
+        written, product, "conjugate evaluated + powsimp; checked in Cartesian form (cos + i sin)", _cartesian_identity,
+        polar=sp.Eq(_f_name(_x, m), _f(_x, m)))
 
     requirement = sp.Eq(product, R_g(q, k, m - n) * sp.exp(sp.I * Theta_g(q, k, m - n)))  # f conj f = g, polar
 
@@ -169,9 +205,9 @@ def _build() -> tuple[Step, ...]:
         pairs = ((lhs, requirement.lhs), (rhs, requirement.rhs))
         return all(bool(side.is_positive) and is_zero(z * sp.conjugate(z) - side**2) for side, z in pairs)
 
-    radial = add("radial_equation", "The modulus of the product is R_f(q,m) R_f(k,n)",
-                 "Require f(q,m) conj f(k,n) = g(q,k,m-n) = R_g e^{i Theta_g}. Equal complex numbers have "
-                 "equal moduli: sympy's Abs of both sides gives the radial equation.",
+    radial = add("radial_equation", "Equal complex numbers have equal moduli: the radial equation",
+                 "Require the product to equal g(q, k, m - n) in polar form, {given}. Equal complex numbers have "
+                 "equal moduli: sympy's Abs of both sides gives the radial equation {equation}.",
                  sp.Abs(requirement.lhs), sp.Abs(requirement.rhs),
                  "Abs of both sides; checked without Abs: side > 0 and side^2 = z conj(z)", modulus_check,
                  given=requirement)
@@ -185,11 +221,14 @@ def _build() -> tuple[Step, ...]:
         back = radial_eq.lhs.replace(R_f, lambda x, p: rhs.subs(q, x))  # substitute R_f(x, .) = rhs(x)
         return ok and is_zero(back - at_zero) and not back.has(m, n)
 
-    rad = add("radial_solution", "The modulus does not depend on the position: R_f(q,m) = |q|",
-              "Set n = m: R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = |q||k| by f(x,0) = x. "
-              "With k = q this is R_f(q,m)^2 = |q|^2; sympy solves it for a positive R_f.",
+    rad = add("radial_solution", "The modulus does not depend on the position: {equation}",
+              "Set n = m: the right side becomes the same equation at m = n = 0, where the initial condition "
+              "f(x, 0) = x gives {at_zero}; so {same_position} for all q, k. With k = q this is {given}; sympy "
+              "solves it for a positive unknown.",
               R_f(q, m), sp.solve(same_vector.subs(R_f(q, m), _R), _R)[0],
-              "solve (positive unknown), then substituted back", radial_check, given=same_vector)
+              "solve (positive unknown), then substituted back", radial_check, given=same_vector,
+              at_zero=sp.Eq(radial_eq.rhs.subs({m: 0, n: 0}), at_zero),
+              same_position=sp.Eq(radial_eq.lhs.subs(n, m), at_zero))
 
     unit = sp.Eq(requirement.lhs / radial.lhs, requirement.rhs / radial.rhs)  # divided by the equal moduli
 
@@ -198,9 +237,9 @@ def _build() -> tuple[Step, ...]:
         pairs = ((lhs, unit.lhs), (rhs, unit.rhs))
         return all(bool(side.is_real) and is_zero(z - sp.exp(sp.I * side)) for side, z in pairs)
 
-    phase = add("angular_equation", "The phase of the product is e^{i(Theta_f(q,m) - Theta_f(k,n))}",
-                "Dividing both sides by the equal moduli leaves e^{i(Theta_f(q,m) - Theta_f(k,n))} = "
-                "e^{i Theta_g}; equal unit complex numbers have arguments equal modulo 2 pi.",
+    phase = add("angular_equation", "Equal unit complex numbers have equal arguments: the angular equation",
+                "Dividing both sides by the equal moduli leaves {given}; equal unit complex numbers have arguments "
+                "equal modulo 2 pi, and sympy's log of both sides gives {equation}.",
                 *(sp.expand(sp.expand_log(sp.log(side), force=True) / sp.I) for side in (unit.lhs, unit.rhs)),
                 "log of both sides; checked: sides real and e^{i side} rebuilds each side (mod 2 pi)",
                 argument_check, given=unit)
@@ -214,10 +253,10 @@ def _build() -> tuple[Step, ...]:
     def split_check(lhs, rhs):
         return lhs == Theta_f(q, m) and is_zero((split.lhs - split.rhs).replace(Theta_f, ansatz(rhs)))
 
-    sep = add("angle_split", "The argument splits: Theta_f(q,m) = Theta(q) + varphi(m)",
-              "Set n = m: Theta_f(q,m) - Theta_f(k,m) = Theta_g(q,k,0) = Theta(q) - Theta(k), i.e. "
-              "Theta_f(q,m) - Theta(q) = Theta_f(k,m) - Theta(k) for all q, k: a function of m alone, "
-              "varphi(m). sympy checks that this form satisfies the n = m equation.",
+    sep = add("angle_split", "The argument splits: {equation}",
+              "Set n = m and use f(x, 0) = x at m = n = 0: {given} for all q, k. Moving the terms in q to one side "
+              "and those in k to the other separates the variables, so Theta_f(q, m) minus the argument of q is "
+              "one function of m alone, varphi(m). sympy checks that this form satisfies the n = m equation.",
               Theta_f(q, m), Theta(q) + varphi(m), "ansatz substituted back: simplify == 0", split_check,
               given=split)
 
@@ -228,8 +267,8 @@ def _build() -> tuple[Step, ...]:
                 and not rhs.has(m))
 
     add("angular_recurrence", "Neighbouring positions differ by a constant angle",
-        "Set n = m - 1 and solve for varphi(m): the increment varphi(m) - varphi(m-1) does not "
-        "involve m, so it is a constant; call it theta.",
+        "Set n = m - 1 in the angular equation, {given}, and solve for varphi(m): the increment {lhs} comes out "
+        "as {rhs}, which does not involve m, so it is a constant; call it theta.",
         varphi(m) - varphi(m - 1), sp.solve(step_eq, varphi(m))[0] - varphi(m - 1),
         "solve, then checked free of m", recurrence_check, given=step_eq)
 
@@ -240,16 +279,17 @@ def _build() -> tuple[Step, ...]:
         return (lhs == varphi(m) and is_zero(solved - rhs) and is_zero(rhs - rhs.subs(m, m - 1) - theta)
                 and rhs.subs(m, 0) == gamma)
 
-    arith = add("phase_solution", "An arithmetic progression: varphi(m) = m theta + gamma",
-                "sympy's recurrence solver rsolve solves varphi(m) - varphi(m-1) = theta with varphi(0) = gamma.",
+    arith = add("phase_solution", "An arithmetic progression: {equation}",
+                "sympy's recurrence solver rsolve solves {given} with the free constant {start}.",
                 varphi(m), sp.rsolve(recurrence.lhs - recurrence.rhs, varphi(m), {varphi(0): gamma}),
-                "rsolve, then substituted back", rsolve_check, given=recurrence)
+                "rsolve, then substituted back", rsolve_check, given=recurrence, start=sp.Eq(varphi(0), gamma))
 
     initial_phase = sp.Eq(sep.rhs.subs(m, 0).subs(varphi(0), arith.rhs.subs(m, 0)), Theta(q))
-    gam = add("initial_phase", "The initial condition f(x, 0) = x gives gamma = 0",
-              "f(q,0) = q means Theta_f(q,0) = Theta(q), i.e. Theta(q) + gamma = Theta(q).",
+    gam = add("initial_phase", "The initial condition f(x, 0) = x gives {equation}",
+              "f(q, 0) = q means {condition}, i.e. {given}.",
               gamma, sp.solve(initial_phase, gamma)[0], "solve",
-              lambda lhs, rhs: lhs == gamma and _solves(initial_phase, gamma, rhs), given=initial_phase)
+              lambda lhs, rhs: lhs == gamma and _solves(initial_phase, gamma, rhs), given=initial_phase,
+              condition=sp.Eq(Theta_f(q, 0), initial[Theta_f(q, 0)]))
 
     phi_m = arith.rhs.subs(gamma, gam.rhs)
     f_qm = _f(q, m).subs(R_f(q, m), rad.rhs).subs(Theta_f(q, m), sep.rhs).subs(varphi(m), phi_m)
@@ -259,10 +299,12 @@ def _build() -> tuple[Step, ...]:
         diff = (lhs - rhs).replace(Theta, sp.arg).subs(q, q0 + sp.I * q1)  # q = q0 + i q1, Theta = arg
         return is_zero(sp.expand_complex(diff).rewrite(sp.atan2))
 
-    sol = add("solution", "The solution: f(q, m) = q e^{i m theta}",
-              "Put R_f = |q|, Theta_f = Theta(q) + m theta together: |q| e^{i(Theta(q) + m theta)} = q e^{i m theta}, "
-              "checked with q = q0 + i q1 and Theta(q) = arg q (q != 0).",
-              f_qm, solution, "identity with q = q0 + i q1, Theta = arg", solution_check)
+    sol = add("solution", "The solution: {result}",
+              "Put the modulus {modulus} and the argument {argument} together: {equation}, checked with "
+              "q = q_0 + i q_1 and Theta(q) = arg q (q != 0).",
+              f_qm, solution, "identity with q = q0 + i q1, Theta = arg", solution_check,
+              modulus=sp.Eq(rad.lhs, rad.rhs), argument=sp.Eq(Theta_f(q, m), sep.rhs.subs(varphi(m), phi_m)),
+              result=sp.Eq(_f_name(q, m), solution))
 
     vector = sp.ImmutableMatrix([q0, q1])
     cart = sp.expand_complex(sol.rhs.subs(q, q0 + sp.I * q1))
@@ -272,10 +314,11 @@ def _build() -> tuple[Step, ...]:
         return is_zero(lhs - rhs.doit()) and is_zero(lhs.jacobian(vector) - rotation(m * theta))
 
     rot = add("rotation_form", "Real and imaginary parts: a rotation matrix times (q0, q1)",
-              "Expanding (q0 + i q1)(cos m theta + i sin m theta); the matrix is the Jacobian of the parts "
-              "with respect to (q0, q1), and sympy checks it is R(m theta) of RoFormer eq. (13).",
+              "Substitute q = q_0 + i q_1 into the solution and take real and imaginary parts; the matrix is the "
+              "Jacobian of the parts with respect to (q_0, q_1), and sympy checks it is R(m theta) of RoFormer "
+              "eq. (13), {rotation}.",
               parts, sp.MatMul(parts.jacobian(vector), vector, evaluate=False),
-              "identity; matrix = Jacobian, compared with R(m theta)", matrix_check)
+              "identity; matrix = Jacobian, compared with R(m theta)", matrix_check, rotation=rotation(m * theta))
 
     inner = sp.expand((rot.lhs.T * rot.lhs.subs({q0: k0, q1: k1, m: n}))[0])
     score = sp.re(q * sp.conjugate(k) * sp.exp(sp.I * (m - n) * theta), evaluate=False)
@@ -285,9 +328,9 @@ def _build() -> tuple[Step, ...]:
         shift = sp.diff(inner.subs({m: m + _s, n: n + _s}), _s)  # d/ds of g(m + s, n + s)
         return is_zero(lhs - inner) and is_zero(lhs - cartesian) and is_zero(shift)
 
-    add("relative_score", "The requirement is met: g = Re[q conj(k) e^{i(m-n) theta}]",
-        "The inner product of the two rotated vectors (shown after trigsimp) equals Re[q conj(k) e^{i(m-n)theta}], "
-        "and it is unchanged when both positions move by the same s: it depends on m - n only.",
+    add("relative_score", "The requirement is met: the score is {rhs}",
+        "The inner product of the two rotated vectors (shown after trigsimp) equals {rhs}, and it is unchanged "
+        "when both positions move by the same s: it depends on m - n only.",
         sp.trigsimp(inner), score, "identity + shift invariance: d/ds g(m + s, n + s) == 0", score_check)
     return tuple(steps)
 

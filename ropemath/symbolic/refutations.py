@@ -32,18 +32,39 @@ from collections.abc import Callable
 
 import sympy as sp
 
-from ropemath.symbolic.common import Proof, check_identity, is_zero, k0, k1, m, n, q0, q1, rotation, theta
+from ropemath.symbolic.common import (
+    Proof,
+    Scalar,
+    check_identity,
+    explicit,
+    is_zero,
+    k0,
+    k1,
+    m,
+    mul,
+    n,
+    plain,
+    q0,
+    q1,
+    render,
+    theta,
+)
 from ropemath.symbolic.proofs import (
+    R_at,
     W_k,
     W_q,
     alpha_k,
     alpha_q,
+    k_vec,
     prove_relative_position_2d,
     prove_score_cross_term_2d,
     prove_score_polar_2d,
     prove_weights_transpose_2d,
+    q_vec,
     r_k,
     r_q,
+    relative_shown,
+    weights_shown,
     x_m,
     x_n,
 )
@@ -64,10 +85,14 @@ __all__ = [
 
 @dataclasses.dataclass(frozen=True)
 class Refutation:
-    """A false claim ``lhs = claim``, a counterexample, and the correct (proved) form."""
+    """A false claim ``correct.shown_lhs = shown``, a counterexample, and the correct (proved) form.
+
+    ``shown`` is the claim as displayed (notation, see :class:`~.common.Proof`); ``claim`` is what it
+    stands for, multiplied out; ``claim_latex``/``claim_text`` are rendered from ``shown``, never typed.
+    """
 
     name: str
-    claim_latex: str
+    shown: sp.Basic
     source: str
     lhs: sp.Expr
     claim: sp.Expr
@@ -79,6 +104,18 @@ class Refutation:
     gap: Proof
     holds_when: str
     refuted: bool
+    cases: tuple[tuple[tuple[sp.Basic, sp.Basic], ...], ...] = ()
+    cases_hold: bool = True
+
+    @property
+    def claim_latex(self) -> str:
+        """LaTeX of the false claim, rendered from the true side's notation and ``shown``."""
+        return f"{render(self.correct.shown_lhs)} = {render(self.shown)}"
+
+    @property
+    def claim_text(self) -> str:
+        """Plain-text form of the false claim."""
+        return f"{plain(self.correct.shown_lhs)} = {plain(self.shown)}"
 
     def values_text(self) -> str:
         """The counterexample as ``name = value`` pairs, in a fixed order."""
@@ -99,40 +136,66 @@ def _at(expr: sp.Expr, values: tuple[tuple[sp.Basic, sp.Basic], ...], label: str
     return sp.nsimplify(sp.simplify(value))
 
 
-def refute(name: str, claim_latex: str, *, source: str, correct: Proof, claim: sp.Expr,
-           values: dict, gap: tuple[str, sp.Expr], holds_when: str) -> Refutation:
+def refute(name: str, shown: sp.Basic | str | None = None, *, source: str, correct: Proof, values: dict,
+           gap: sp.Basic | tuple[str, sp.Basic], holds_when: str, claim: sp.Basic | None = None,
+           cases: tuple[dict, ...] = ()) -> Refutation:
     r"""Build a :class:`Refutation` of ``correct.lhs = claim`` and compute whether it is refuted.
 
     .. math:: \mathrm{refuted} = \mathrm{correct\ holds} \wedge L(v) = C(v) \wedge L(v) \neq \mathrm{claim}(v)
 
     where :math:`L` is the true side, :math:`C` the correct right side and :math:`v` the values.
-    ``gap = (latex, expr)`` states :math:`L - \mathrm{claim}`, proved here.  Reusable for any
-    claim: e.g. :math:`\sin(a + b) = \sin a + \sin b` fails at :math:`a = b = \pi/2`:
+    ``cases`` are substitutions (``{symbol: value}``) under each of which the claim is true: the gap
+    must vanish there (checked, ``cases_hold``); ``holds_when`` is prose in which ``{0}``, ``{1}``, ...
+    are replaced by the rendered cases, so that no condition is typed.  ``shown`` is the claim as
+    displayed (notation; ``correct.definitions`` say what its symbols stand
+    for); ``claim``, if also given, must be what ``shown`` multiplies out to (a display that differs
+    from the claim is refused).  A ``str`` for ``shown`` (the older API, typed LaTeX) is not displayed:
+    the display is then rendered from ``claim``.  ``gap`` states :math:`L - \mathrm{claim}` (a
+    ``(text, expr)`` pair is accepted, the text is not used), proved here.  Reusable for any claim:
+    e.g. :math:`\sin(a + b) = \sin a + \sin b` fails at :math:`a = b = \pi/2`:
 
     >>> from ropemath.symbolic.common import a, b
     >>> expansion = sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b)
-    >>> ok = check_identity("sine_sum", r"\sin(a+b) = \sin a\cos b + \cos a\sin b", sp.sin(a + b), expansion,
-    ...                     source="trigonometry")
-    >>> r = refute("sine_additive", r"\sin(a+b) = \sin a + \sin b", source="a classic slip", correct=ok,
-    ...            claim=sp.sin(a) + sp.sin(b), values={a: sp.pi / 2, b: sp.pi / 2},
-    ...            gap=("L - claim", expansion - sp.sin(a) - sp.sin(b)), holds_when="rarely")
-    >>> r.refuted, r.lhs_value, r.claim_value, r.correct_value
-    (True, 0, 2, 0)
+    >>> ok = check_identity("sine_sum", sp.sin(a + b), expansion, source="trigonometry")
+    >>> r = refute("sine_additive", sp.sin(a) + sp.sin(b), source="a classic slip", correct=ok,
+    ...            values={a: sp.pi / 2, b: sp.pi / 2}, gap=expansion - sp.sin(a) - sp.sin(b), holds_when="rarely")
+    >>> r.refuted, r.lhs_value, r.claim_value, r.correct_value, r.claim_latex
+    (True, 0, 2, 0, '\\sin{\\left(a + b \\right)} = \\sin{\\left(a \\right)} + \\sin{\\left(b \\right)}')
     """
+    if isinstance(shown, sp.Basic):
+        explicit_claim = explicit(shown, correct.definitions)
+        if claim is not None and not is_zero(explicit_claim - claim):
+            raise ValueError(f"claim must be what shown stands for, got shown = {plain(shown)}, claim = {plain(claim)}")
+        claim = explicit_claim
+    elif claim is None:
+        raise TypeError("refute needs the claim: shown (a sympy expression) or claim")
+    else:
+        shown = claim  # the typed text is not displayed: the claim itself is
+    gap_shown = gap[1] if isinstance(gap, tuple) else gap
     values = tuple(values.items())
     lhs = correct.lhs
     lhs_value, claim_value = _at(lhs, values, "true side"), _at(claim, values, "claim")
     correct_value = _at(correct.rhs, values, "correct form")
-    gap_proof = check_identity(f"{name}_gap", gap[0], lhs - claim, gap[1], source=source, conditions=correct.conditions)
+    gap_proof = check_identity(f"{name}_gap", sp.Add(correct.shown_lhs, -shown, evaluate=False), gap_shown,
+                               source=source, conditions=correct.conditions, definitions=correct.definitions)
+    cases = tuple(tuple(case.items()) for case in cases)
+    cases_hold = all(is_zero(gap_proof.rhs.subs(dict(case))) for case in cases)
+    if cases:
+        holds_when = holds_when.format(*(", ".join(f"{plain(k)} = {plain(v)}" for k, v in case) for case in cases))
     differs = not is_zero(lhs_value - claim_value) and abs(complex(sp.N(lhs_value - claim_value))) > 1e-12
     refuted = correct.holds and gap_proof.holds and is_zero(lhs_value - correct_value) and differs
-    return Refutation(name, claim_latex, source, lhs, claim, values, lhs_value, claim_value, correct,
-                      correct_value, gap_proof, holds_when, bool(refuted))
+    return Refutation(name, shown, source, lhs, claim, values, lhs_value, claim_value, correct,
+                      correct_value, gap_proof, holds_when, bool(refuted), cases, bool(cases_hold))
 
 
 _BASIS = {q0: 1, q1: 0, k0: 0, k1: 1, m: 1, n: 0, theta: sp.pi / 2}
-_Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
-_CROSS = q0 * k1 - q1 * k0
+_CROSS = sp.Add(sp.Mul(q0, k1, evaluate=False), -sp.Mul(q1, k0, evaluate=False), evaluate=False)
+_PHI = (m - n) * theta
+_c = sp.Symbol("c", real=True)  # a scale factor
+_j = sp.Symbol("j", integer=True)  # any integer
+_PARALLEL = {k0: _c * q0, k1: _c * q1}
+_SINE_ZERO = {m: n + sp.pi * _j / theta}
+_WHEN_SINE = "only if q and k are parallel ({0}) or (m - n) theta is a multiple of pi ({1})"
 
 
 @functools.cache
@@ -142,13 +205,13 @@ def refute_relative_sign() -> Refutation:
     >>> r = refute_relative_sign()
     >>> r.refuted, r.lhs_value, r.claim_value
     (True, 1, -1)
+    >>> r.claim_text
+    '(R_m*q).T*(R_n*k) = q.T*R_(m - n)*k'
     """
-    return refute("relative_sign", r"(R_m q)^\top (R_n k) = q^\top R_{m-n}\, k",
-                  source="note 001 (kler.cn) §2.10", correct=prove_relative_position_2d(),
-                  claim=(_Q.T * rotation((m - n) * theta) * _K)[0, 0], values=_BASIS,
-                  gap=(r"L - \mathrm{claim} = 2 (q_0 k_1 - q_1 k_0) \sin((m-n)\theta)",
-                       2 * _CROSS * sp.sin((m - n) * theta)),
-                  holds_when="only if q and k are parallel (q0 k1 = q1 k0) or sin((m-n) theta) = 0")
+    return refute("relative_sign", relative_shown(-1), source="note 001 (kler.cn) §2.10",
+                  correct=prove_relative_position_2d(), values=_BASIS,
+                  gap=sp.Mul(2, _CROSS, sp.sin(_PHI), evaluate=False),
+                  holds_when=_WHEN_SINE, cases=(_PARALLEL, _SINE_ZERO))
 
 
 @functools.cache
@@ -159,11 +222,10 @@ def refute_missing_cross_term() -> Refutation:
     >>> r.refuted, r.lhs_value, r.claim_value
     (True, 1, 0)
     """
-    return refute("missing_cross_term", r"(R_m q)\cdot(R_n k) = (q\cdot k)\cos((m-n)\theta)",
-                  source="note 001 (kler.cn) §2.8.1", correct=prove_score_cross_term_2d(),
-                  claim=(q0 * k0 + q1 * k1) * sp.cos((m - n) * theta), values={**_BASIS, k0: 1},
-                  gap=(r"L - \mathrm{claim} = (q_0 k_1 - q_1 k_0) \sin((m-n)\theta)", _CROSS * sp.sin((m - n) * theta)),
-                  holds_when="only if q and k are parallel (q0 k1 = q1 k0) or sin((m-n) theta) = 0")
+    return refute("missing_cross_term", sp.Mul(Scalar(mul(sp.Transpose(q_vec), k_vec)), sp.cos(_PHI), evaluate=False),
+                  source="note 001 (kler.cn) §2.8.1", correct=prove_score_cross_term_2d(), values={**_BASIS, k0: 1},
+                  gap=sp.Mul(_CROSS, sp.sin(_PHI), evaluate=False),
+                  holds_when=_WHEN_SINE, cases=(_PARALLEL, _SINE_ZERO))
 
 
 @functools.cache
@@ -174,16 +236,15 @@ def refute_norms_times_cos() -> Refutation:
     >>> r.refuted, r.lhs_value, r.claim_value
     (True, 1, 0)
     """
-    delta, phi = alpha_q - alpha_k, (m - n) * theta
-    return refute("norms_times_cos", r"(R_m q)\cdot(R_n k) = |q|\,|k|\cos((m-n)\theta)",
-                  source="note 001 (kler.cn) §2.8.1", correct=prove_score_polar_2d(),
-                  claim=r_q * r_k * sp.cos(phi),
+    delta = alpha_q - alpha_k
+    return refute("norms_times_cos", r_q * r_k * sp.cos(_PHI), source="note 001 (kler.cn) §2.8.1",
+                  correct=prove_score_polar_2d(),
                   values={r_q: 1, alpha_q: 0, r_k: 1, alpha_k: sp.pi / 2, m: 1, n: 0, theta: sp.pi / 2},
-                  gap=(r"L - \mathrm{claim} = |q||k|\big[(\cos\delta - 1)\cos((m-n)\theta) - \sin\delta\,"
-                       r"\sin((m-n)\theta)\big],\ \delta = \alpha_q - \alpha_k",
-                       r_q * r_k * ((sp.cos(delta) - 1) * sp.cos(phi) - sp.sin(delta) * sp.sin(phi))),
-                  holds_when="only if alpha_q = alpha_k (mod 2 pi), i.e. q and k point the same way, or "
-                             "alpha_q - alpha_k = -2 (m-n) theta (mod 2 pi), or q = 0 or k = 0")
+                  gap=r_q * r_k * ((sp.cos(delta) - 1) * sp.cos(_PHI) - sp.sin(delta) * sp.sin(_PHI)),
+                  holds_when="only if q and k point the same way ({0}), or their angles differ by minus twice the "
+                             "rotation ({1}), or q = 0 ({2}) or k = 0 ({3})",
+                  cases=({alpha_q: alpha_k + 2 * sp.pi * _j}, {alpha_q: alpha_k - 2 * _PHI + 2 * sp.pi * _j},
+                         {r_q: 0}, {r_k: 0}))
 
 
 @functools.cache
@@ -194,17 +255,13 @@ def refute_missing_weight_transpose() -> Refutation:
     >>> r.refuted, r.lhs_value, r.claim_value
     (True, 1, 0)
     """
-    Wq, Wk, xm, xn = W_q.as_explicit(), W_k.as_explicit(), x_m.as_explicit(), x_n.as_explicit()
-    tail = rotation((n - m) * theta) * Wk * xn
-    return refute("missing_weight_transpose", r"(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q R_{n-m} W_k x_n",
+    gap = Scalar(mul(sp.Transpose(x_m), sp.MatAdd(sp.Transpose(W_q), -W_q), R_at(n - m), W_k, x_n))
+    return refute("missing_weight_transpose", weights_shown(transpose=False),
                   source='note 000 (Ethan Lai), section "套用 Attention"', correct=prove_weights_transpose_2d(),
-                  claim=(xm.T * Wq * tail)[0, 0],
                   values={W_q: sp.ImmutableMatrix([[0, 1], [0, 0]]), W_k: sp.ImmutableMatrix(sp.eye(2)),
                           x_m: sp.ImmutableMatrix([0, 1]), x_n: sp.ImmutableMatrix([0, 1]),
                           m: 1, n: 0, theta: sp.pi / 2},
-                  gap=(r"L - \mathrm{claim} = x_m^\top (W_q^\top - W_q) R_{n-m} W_k x_n",
-                       (xm.T * (Wq.T - Wq) * tail)[0, 0]),
-                  holds_when="for all inputs only if W_q is symmetric (W_q^T = W_q)")
+                  gap=gap, holds_when="for all inputs only if W_q is symmetric ({0})", cases=({W_q[1, 0]: W_q[0, 1]},))
 
 
 REFUTATIONS: dict[str, Callable[[], Refutation]] = {

@@ -1,0 +1,278 @@
+r"""Checks of note 001's claims read as written: the literal readings the ledger judges.
+
+Scope: check functions (each returns an :class:`~ropemath.claims.ledger.Outcome`, each has a
+negative control registered with :func:`~ropemath.claims.controls.control`) for the readings of
+note 001 ("旋转位置编码(RoPE)公式详细推导过程") that the shared ``checks_*`` modules do not decide:
+the sign rule behind :math:`R_{-\theta}` (§1.5), the polar split of a *real* :math:`g` (§2.4),
+the three steps that need the unstated initial condition :math:`f(x, 0) = x` (§2.5-§2.7), the
+existence reading of "某些情况下" (§2.8.1), the comparison with the sinusoidal encoding (§2.9),
+and in §2.10 the attention claim, the 1-based reading of "第 j 个维度" and the per-pair frequencies.
+They reuse the sympy derivation (:func:`ropemath.symbolic.derivation.derivation_steps`), the
+rotation of :mod:`ropemath.core` and the sinusoidal encoding of :mod:`ropemath.theory.encodings`.
+
+Example:
+
+>>> polar_split_literal().verdict, modulus_initial_condition().verdict, attention_relative().verdict
+('fails', 'holds-if', 'holds')
+
+Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
+
+References: note 001, kler.cn/a/538912.html; Su Jianlin, kexue.fm/archives/8265; Su et al.,
+*RoFormer*, arXiv:2104.09864 v5, §3.2.1, §3.4.1, eq. (13)-(16), (34); Vaswani et al. (2017) §3.5.
+"""
+
+from __future__ import annotations
+
+import cmath
+from collections.abc import Callable
+
+import numpy as np
+import sympy as sp
+
+from ropemath.claims._verdict import GAP, conditional, num, refuted, res, shift_change
+from ropemath.claims.controls import control
+from ropemath.claims.ledger import Outcome
+from ropemath.core.apply import apply_rope
+from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
+from ropemath.symbolic.common import is_zero, rotation
+from ropemath.symbolic.derivation import derivation_steps
+from ropemath.theory.encodings import sinusoidal_encoding
+
+Encoding = Callable[[complex, float], complex]
+
+
+def _steps(*keys: str) -> tuple[bool, str]:
+    """Whether the named steps of the sympy derivation (which assumes f(x, 0) = x) are verified."""
+    steps = {s.key: s for s in derivation_steps()}
+    ok = all(steps[key].verified for key in keys)
+    return ok, f"sympy derivation steps {', '.join(repr(k) for k in keys)} {'verified' if ok else 'NOT verified'}"
+
+
+def _relative_residual(f: Encoding, seed: int) -> float:
+    r"""Largest :math:`|f(q,m+s)\overline{f(k,n+s)} - f(q,m)\overline{f(k,n)}|` / |q||k| over 20 random cases."""
+    rng = np.random.default_rng(seed)
+    worst = 0.0
+    for _ in range(20):
+        q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
+        m, n, s = map(float, rng.integers(-50, 50, 3))
+        a, b = f(q, m) * f(k, n).conjugate(), f(q, m + s) * f(k, n + s).conjugate()
+        worst = max(worst, abs(a - b) / (abs(q) * abs(k)))
+    return worst
+
+
+@control("sin taken as even, sin(-t) = +sin t", sin_parity=1)
+def negative_angle(*, sin_parity: int = -1) -> Outcome:
+    r"""§1.5 step 4: :math:`\cos(-\theta) = \cos\theta`, :math:`\sin(-\theta) = -\sin\theta`, hence
+    :math:`R_{-\theta} = \begin{pmatrix}\cos\theta & \sin\theta\\ -\sin\theta & \cos\theta\end{pmatrix}`."""
+    t = sp.Symbol("theta", real=True)
+    c, s = sp.cos(t), sin_parity * sp.sin(t)  # the parity rule as applied: cos(-t) -> c, sin(-t) -> s
+    rule = is_zero(sp.cos(-t) - c) and is_zero(sp.sin(-t) - s)
+    derived = sp.Matrix([[c, -s], [s, c]])  # the note's R_{-theta} after the rule
+    stated = sp.Matrix([[sp.cos(t), sp.sin(t)], [-sp.sin(t), sp.cos(t)]])  # the note's last matrix
+    ok = rule and is_zero(derived - rotation(-t)) and is_zero(stated - rotation(-t))
+    at = sp.pi / 2
+    example = None if ok else {"theta": "pi/2", "sin(-theta)": int(sp.sin(-at)), "rule gives": int(s.subs(t, at))}
+    return Outcome(
+        "holds" if ok else "fails",
+        f"sympy: parity rule with sin(-t) = {sin_parity:+d} sin t {'proved' if rule else 'NOT proved'}; the matrix "
+        f"it gives {'equals' if ok else 'does NOT equal'} R(-theta) and the note's [[cos, sin], [-sin, cos]].",
+        example,
+    )
+
+
+@control("g taken complex: f(q,m) f*(k,n) = g(q,k,m-n) required (Su; RoFormer §3.4.1)", complex_g=True)
+def polar_split_literal(*, complex_g: bool = False) -> Outcome:
+    r"""§2.4 as written: :math:`g = \mathrm{Re}(f(q,m)f^*(k,n))` is real, :math:`R_g = |g|`; the note
+    claims :math:`R_f(q,m)R_f(k,n) = R_g(q,k,m-n)` (and arguments subtract)."""
+    theta = 1.0
+
+    def f(x: complex, pos: float) -> complex:  # the note's own solution (§2.8): f(x, m) = x e^{i m theta}
+        return x * cmath.exp(1j * pos * theta)
+
+    q, k, m = 1 + 0j, 1j, 0.0
+    product = f(q, m) * f(k, m).conjugate()
+    g = product if complex_g else product.real
+    stated, actual = abs(f(q, m)) * abs(f(k, m)), abs(g)
+    ok, text = _steps("polar_product", "radial_equation", "angular_equation")
+    rng = np.random.default_rng(50)  # seed 50: the corrected (complex) relations on random inputs
+    worst = 0.0
+    for _ in range(20):
+        a, b = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
+        p, r = map(float, rng.integers(-50, 50, 2))
+        z = f(a, p) * f(b, r).conjugate()
+        turn = cmath.exp(1j * (cmath.phase(f(a, p)) - cmath.phase(f(b, r))))
+        worst = max(worst, abs(abs(z) - abs(f(a, p)) * abs(f(b, r))), abs(z / abs(z) - turn))
+    inputs = {"f(x, m)": "x e^(i m theta)", "theta": theta, "q": "1", "k": "i", "m = n": 0, "g": _show(g)}
+    return refuted(
+        stated,
+        actual,
+        inputs,
+        worst if ok else float("inf"),
+        f"R_f(q,m) R_f(k,n) (stated) vs R_g = |g| with g = {'f f*' if complex_g else 'Re(f f*)'}; {text}",
+    )
+
+
+def _initial_condition(
+    f: Encoding, seed: int, stated: complex, actual: complex, example: dict, keys: tuple[str, ...], what: str
+) -> Outcome:
+    """holds-if f(x, 0) = x: ``f`` meets the relative requirement yet ``stated != actual``; sympy proves the inside."""
+    met = _relative_residual(f, seed)
+    broken = met <= 1e-12 and abs(stated - actual) > GAP
+    inside, text = _steps(*keys)
+    evidence = (
+        f"Outside f(x, 0) = x: {example['f(x, m)']} makes f(q,m) f*(k,n) depend on m - n only "
+        f"(residual {res(met)}, 20 random cases, seed {seed}) but {what}. Inside: {text}."
+    )
+    shown = {"stated": _show(stated), "actual": _show(actual)}
+    return conditional(broken, inside, {**example, **shown}, evidence)
+
+
+def _show(z: complex | float) -> float | list[float]:
+    """A real number rounded, or a complex one as [real, imaginary] rounded (stable evidence)."""
+    return num(z) if not isinstance(z, complex) else num([z.real, z.imag])
+
+
+@control("the outside encoding has scale 1, i.e. satisfies f(x, 0) = x", scale=1.0)
+def modulus_initial_condition(*, scale: float = 2.0) -> Outcome:
+    r"""§2.5: :math:`R_f(q,0)R_f(k,0) = \|q\|\|k\|` needs :math:`f(x, 0) = x`, which the note never states."""
+
+    def f(x: complex, pos: float) -> complex:
+        return scale * x * cmath.exp(1j * pos)
+
+    q = k = 1 + 0j
+    example = {"f(x, m)": f"{scale} x e^(i m)", "q = k": "1", "m = n": 0}
+    return _initial_condition(
+        f, 51, abs(q) * abs(k), abs(f(q, 0)) * abs(f(k, 0)), example, ("radial_solution",),
+        "R_f(q,0) R_f(k,0) is not |q||k|",
+    )
+
+
+@control("the outside encoding does not conjugate, i.e. satisfies f(x, 0) = x", conjugate=False)
+def angle_initial_condition(*, conjugate: bool = True) -> Outcome:
+    r"""§2.6: :math:`\Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)` needs :math:`f(x, 0) = x`."""
+
+    def f(x: complex, pos: float) -> complex:
+        return (x.conjugate() if conjugate else x) * cmath.exp(1j * pos)
+
+    q, k = 1 + 0j, 1j
+    # arguments compared as unit numbers (mod 2 pi): e^{i(Theta(q) - Theta(k))} vs e^{i(Theta_f(q,0) - Theta_f(k,0))}
+    stated = cmath.exp(1j * (cmath.phase(q) - cmath.phase(k)))
+    actual = cmath.exp(1j * (cmath.phase(f(q, 0)) - cmath.phase(f(k, 0))))
+    example = {"f(x, m)": ("conj(x)" if conjugate else "x") + " e^(i m)", "q": "1", "k": "i", "m = n": 0}
+    return _initial_condition(
+        f, 52, stated, actual, example, ("angle_split",),
+        "e^(i(Theta_f(q,0) - Theta_f(k,0))) is not e^(i(Theta(q) - Theta(k))), so Theta_f(q,m) != Theta(q) + varphi(m)",
+    )
+
+
+@control("the outside encoding has phase offset 0, i.e. satisfies f(x, 0) = x", offset=0.0)
+def phase_initial_condition(*, offset: float = 0.5) -> Outcome:
+    r"""§2.7: an arithmetic :math:`\varphi` is :math:`m\theta + \varphi(0)`; :math:`\varphi(m) = m\theta` needs
+    :math:`\varphi(0) = 0`, i.e. :math:`f(x, 0) = x`."""
+
+    def f(x: complex, pos: float) -> complex:
+        return x * cmath.exp(1j * (pos + offset))
+
+    q = 1 + 0j
+    stated = cmath.exp(1j * 0.0)  # e^{i varphi(0)} by the note's varphi(m) = m theta, at m = 0
+    actual = f(q, 0) / q  # e^{i varphi(0)}, varphi(m) = Theta_f(q,m) - Theta(q)
+    example = {"f(x, m)": f"x e^(i(m + {offset}))", "theta": 1.0, "q": "1", "m": 0}
+    return _initial_condition(
+        f, 53, stated, actual, example, ("phase_solution", "initial_phase"), "varphi(0) is not 0"
+    )
+
+
+@control("the searched offsets exclude m - n = +-1", offsets=(2, 3))
+def cos_theta_some_case(*, offsets: tuple[int, ...] = (1, -1)) -> Outcome:
+    r"""§2.8.1 as an existence claim: some q, k, m, n give :math:`R_mq\cdot R_nk = (q\cdot k)\cos\theta`."""
+    q, theta = np.array([1.0, 0.0]), 1.0
+    found = [r for r in offsets if abs((rotation_2d(r * theta) @ q) @ q - (q @ q) * np.cos(theta)) <= 1e-12]
+    return Outcome(
+        "holds" if found else "fails",
+        f"q = k = (1, 0), theta = 1: the score equals (q.k) cos(theta) at m - n in {found} "
+        f"(searched {list(offsets)}).",
+    )
+
+
+@control("the factor multiplies the query q, as RoPE does", multiplied="q")
+def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
+    r"""§2.9 as written: RoPE is the sinusoidal :math:`p_m = x + yi` times :math:`\cos m\theta + i\sin m\theta`."""
+    q, m = np.array([1.0, 0.0]), 1.0
+    p = sinusoidal_encoding(m, 2)  # (sin m, cos m), the sinusoidal pair at d = 2 (omega_0 = theta_0 = 1)
+    stated = rotation_2d(m) @ (p if multiplied == "p_m" else q)
+    actual = apply_rope(q, m, layout="interleaved")
+    rotated_p = [rotation_2d(float(r)) @ sinusoidal_encoding(float(r), 2) for r in range(6)]
+    constant = max(float(np.max(np.abs(v - rotated_p[0]))) for v in rotated_p)
+    rng = np.random.default_rng(54)  # seed 54: the correction f(q, m) = e^{i m theta} q on random q, m
+    worst = 0.0
+    for _ in range(20):
+        x, r = rng.standard_normal(2), float(rng.integers(-1000, 1000))
+        z = complex(*x) * cmath.exp(1j * r)
+        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, layout="interleaved") - [z.real, z.imag]))))
+    gap = float(np.max(np.abs(stated - actual)))
+    ok = worst <= 1e-9  # |m| up to 1000 rad, both sides form the same angle m theta = m
+    return Outcome(
+        "fails" if gap > GAP else "holds",
+        f"d = 2, theta = 1, q = (1, 0), m = 1: RoPE gives {num(actual)}, e^(i m theta) times "
+        f"{'p_m = ' + str(num(p)) if multiplied == 'p_m' else 'q'} gives {num(stated)}. Rotating p_m by m theta "
+        f"gives the same vector for m = 0..5 (spread {res(constant)}): all position information cancels. "
+        f"Correction f(q, m) = e^(i m theta) q (q the query, not p_m) vs apply_rope, 20 random cases (seed 54): "
+        f"residual {res(worst)} ({'holds' if ok else 'does NOT hold'}).",
+        {"q": [1.0, 0.0], "m": 1, "theta": 1.0, "p_m": num(p), "e^(i m theta) p_m": num(stated), "RoPE": num(actual)},
+        ok,
+    )
+
+
+@control("only the queries are rotated, the keys are not", rotate_keys=False)
+def attention_relative(*, rotate_keys: bool = True) -> Outcome:
+    r"""§2.10: with :math:`R_m q_m`, :math:`R_n k_n` the attention weights depend on positions only through
+    :math:`m - n` — and they do depend on it."""
+    q, k = np.random.default_rng(55).standard_normal((2, 6, 8))  # seed 55
+
+    def weights(p: np.ndarray) -> np.ndarray:
+        keys = apply_rope(k, p, layout="interleaved") if rotate_keys else k
+        s = apply_rope(q, p, layout="interleaved") @ keys.T / np.sqrt(8.0)
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
+    shifted, spread = shift_change(weights, pos, 7.0), float(np.max(np.abs(weights(pos) - weights(2 * pos))))
+    ok = shifted <= 1e-12 and spread > GAP
+    return Outcome(
+        "holds" if ok else "fails",
+        f"N = 6, d = 8 (seed 55), {'q and k' if rotate_keys else 'q only'} rotated: moving every position by 7 "
+        f"changes the weights by {res(shifted)} (relative); doubling the offsets changes them by {spread:.2f}.",
+    )
+
+
+@control("coordinates counted from 0", base=0)
+def pair_index_one_based(*, base: int = 1) -> Outcome:
+    r"""§2.10 with "第 j 个维度" counted from 1: coordinate j uses :math:`\theta_{\lfloor j/2\rfloor}`."""
+    d = 8
+    R, theta = rotation_matrix(1.0, d), frequencies(d)
+
+    def stated(j: int) -> float:  # cos(theta_floor(j/2)); j = d (1-based) has no theta_(d/2): nan
+        return float(np.cos(theta[j // 2])) if j // 2 < d // 2 else float("nan")
+
+    bad = [j for j in range(base, d + base) if not abs(R[j - base, j - base] - stated(j)) <= GAP]
+    j = bad[0] if bad else base
+    fixed = max(abs(R[r, r] - np.cos(theta[r // 2])) for r in range(d))  # row r = j - base
+    return refuted(
+        stated(j),
+        float(R[j - base, j - base]),
+        {"d": d, "m": 1, "j": j, "row": j - base, "floor(j/2)": j // 2},
+        fixed,
+        f"cos(theta_floor(j/2)) (stated) vs diagonal entry of R^8_(Theta,1) for coordinate j counted from {base}; "
+        "correction i = floor((j - base)/2)",
+    )
+
+
+@control("base 1: every theta_i = 1", base=1.0)
+def distinct_pair_frequencies(*, base: float = 10000.0) -> Outcome:
+    r"""Each coordinate pair :math:`(2i, 2i+1)` has its own frequency: the d/2 values :math:`\theta_i` are distinct."""
+    counts = {d: len(set(frequencies(d, base).tolist())) for d in (2, 8, 128)}
+    ok = all(n == d // 2 for d, n in counts.items())
+    return Outcome(
+        "holds" if ok else "fails",
+        f"base {base:g}: distinct theta_i per d: {counts} (d/2 needed).",
+    )

@@ -1,0 +1,227 @@
+r"""Derived rounding-error bounds for the identity checks and the float32 rotation kernels.
+
+Scope: the bounds that appendix notebook 11 asserts, each *derived* from the standard model of
+floating-point arithmetic rather than fitted to a measurement, so that they hold with and without
+fused multiply-add (FMA) and for any summation order a BLAS library chooses:
+
+* :func:`composition_error_bound` — largest entry of :math:`|R_m R_n - R_{m+n}|` built from dense
+  float64 matrices (what :func:`ropemath.core.checks.composition_error` measures);
+* :func:`relative_position_error_bound` — the relative error of
+  :math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` (what
+  :func:`ropemath.core.checks.relative_position_error` measures);
+* :func:`complex_rotation_bound` — a pair rotated as a complex64 number :math:`z\,e^{im\theta_i}`
+  against the exact rotation, relative to the pair's norm;
+* :func:`pair_relative_error`, :func:`two_product_rope` and :func:`ulp_errors` — the measurements
+  that notebook 04 used to make by hand (per-pair errors, the two-product formula in the vectors'
+  precision, errors in units of the pair's last place).
+
+The model: every basic operation is exact then rounded, :math:`\mathrm{fl}(a \circ b) = (a\circ b)(1+\delta)`,
+:math:`|\delta| \le u`, with :math:`u = 2^{-53}` (float64) or :math:`2^{-24}` (float32); a sum of
+:math:`n` products is off by at most :math:`\gamma_n \sum |a_j b_j|`, :math:`\gamma_n = nu/(1-nu)`, in any
+order and with or without FMA (an FMA rounds once where two operations round twice, so it can only
+remove terms).  Adding an exact zero is exact, so the zero entries of a block-diagonal matrix cost
+nothing.  ``cos``/``sin`` are assumed within ``trig_ulps`` units of :math:`2^{-53}` of the exact value
+of the rounded angle (glibc: below 1; numpy's SIMD kernels: a few); ``tests/test_impl_rounding.py``
+measures that assumption against 50-digit arithmetic.
+
+References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), §2.2 and
+§3.1 (the model, :math:`\gamma_n`); R. Brent, C. Percival, P. Zimmermann, "Error bounds on complex
+floating-point multiplication", Math. Comp. 76 (2007) (the naive complex product is within
+:math:`\sqrt5\,u`); Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), (16), (34).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import numpy.typing as npt
+
+from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_x
+from ropemath.core.rotation import angles, frequencies
+
+__all__ = [
+    "composition_error_bound",
+    "relative_position_error_bound",
+    "complex_rotation_bound",
+    "pair_relative_error",
+    "two_product_rope",
+    "ulp_errors",
+    "two_product_ulp_bound",
+]
+
+U64 = 2.0**-53
+U32 = 2.0**-24
+_MAX_POSITION = 2**52  # integer positions and their sums stay exact in float64
+
+
+def _gamma(n: int, u: float) -> float:
+    return n * u / (1.0 - n * u)
+
+
+def _trig(trig_ulps: float) -> float:
+    if isinstance(trig_ulps, bool) or not isinstance(trig_ulps, (int, float)) or not 0 <= trig_ulps <= 1e6:
+        raise ValueError(f"trig_ulps must be a number in [0, 1e6], got {trig_ulps!r}")
+    return float(trig_ulps) * U64
+
+
+def _position(value: object, name: str) -> int:
+    return check_int(value, name, minimum=-_MAX_POSITION, maximum=_MAX_POSITION)
+
+
+def composition_error_bound(m: int, n: int, d: int, base: float = 10000.0, *, trig_ulps: float = 4.0) -> float:
+    r"""Return a derived bound on :math:`\max|R_m R_n - R_{m+n}|` for dense float64 matrices, integer m, n.
+
+    .. math:: \max_{jk} |\mathrm{fl}(R_m R_n) - \mathrm{fl}(R_{m+n})|_{jk} \le
+              (|m| + |n| + |m+n|)\,\max_i\theta_i\,u + 2\sqrt2\,t + 2t^2 + \gamma_2 (1+\sqrt2 t)^2 + t
+
+    with :math:`t` = ``trig_ulps``·u.  First term: the three angles are rounded separately, each off
+    by :math:`\le |p|\theta_i u`, and :math:`|\cos x - \cos y| \le |x - y|`.  Then the cos/sin
+    errors of both factors, the two products and one sum (:math:`\gamma_2`, FMA or not), and the cos/sin
+    error of the reference entry.  Source: Higham (2002) §2.2, §3.1; RoFormer eq. (15).
+
+    >>> b = composition_error_bound(10**6, 10**6 - 5, 128)
+    >>> round(b / (10**6 * 2.0**-53), 3)  # about 4 |m| u far out
+    4.0
+    """
+    m, n = _position(m, "m"), _position(n, "n")
+    theta_max = float(np.max(frequencies(check_d(d), check_base(base))))
+    t = _trig(trig_ulps)
+    angle = (abs(m) + abs(n) + abs(m + n)) * theta_max * U64
+    return angle + 2 * math.sqrt(2) * t + 2 * t * t + _gamma(2, U64) * (1 + math.sqrt(2) * t) ** 2 + t
+
+
+def relative_position_error_bound(
+    m: int, n: int, d: int, base: float = 10000.0, *, trig_ulps: float = 4.0
+) -> float:
+    r"""Return a derived bound on the relative error of :math:`(R_m q)^\top(R_n k) = q^\top R_{n-m} k`.
+
+    .. math:: \frac{|\mathrm{lhs} - \mathrm{rhs}|}{\|q\|\|k\|} \le (|m|+|n|+|n-m|)\max_i\theta_i\,u
+              + 3\eta + \eta^2 + \gamma_d\big((1+\eta)^2 + (1+\eta)\big),
+              \qquad \eta = 2t + \sqrt2\,\gamma_2 (1 + \sqrt2 t)
+
+    :math:`\eta` bounds one computed :math:`\hat R x` against the exact rotation by the rounded angles
+    (cos/sin errors: a block error of norm :math:`\le 2t`; two products and a sum per row), and
+    :math:`\gamma_d` each length-d dot product.  With exact angles the two sides differ by at most the
+    angle mismatch :math:`|\hat b - \hat a - \hat c| \le (|m|+|n|+|n-m|)\theta_i u` per pair, since
+    :math:`\|R(x) - R(y)\|_2 \le |x - y|`.  Source: Higham (2002) §3.1; RoFormer eq. (16).
+
+    >>> b = relative_position_error_bound(1, -4, 128)
+    >>> 250 * 2.0**-53 < b < 350 * 2.0**-53  # about (2d + 33) u near the origin
+    True
+    """
+    m, n = _position(m, "m"), _position(n, "n")
+    d = check_d(d)
+    theta_max = float(np.max(frequencies(d, check_base(base))))
+    t = _trig(trig_ulps)
+    eta = 2 * t + math.sqrt(2) * _gamma(2, U64) * (1 + math.sqrt(2) * t)
+    angle = (abs(m) + abs(n) + abs(n - m)) * theta_max * U64
+    return angle + 3 * eta + eta * eta + _gamma(d, U64) * ((1 + eta) ** 2 + (1 + eta))
+
+
+def complex_rotation_bound(trig_ulps: float = 4.0) -> float:
+    r"""Return the bound on :math:`|\hat y - R(\hat\varphi)x| / |x|` per pair for a complex64 rotation.
+
+    .. math:: \frac{|\mathrm{fl}_{32}(z\,\hat e) - z\,e^{i\hat\varphi}|}{|z|} \le
+              \sqrt2\,(u_{32} + t) + \sqrt5\,u_{32}\,\big(1 + \sqrt2\,(u_{32} + t)\big),
+              \qquad u_{32} = 2^{-24}
+
+    :math:`\hat e` is :math:`e^{i\hat\varphi}` evaluated in float64 (each part within :math:`t`) and
+    rounded to complex64 (each part within :math:`u_{32}`); the naive complex product
+    :math:`(ac - bd) + i(ad + bc)` is within :math:`\sqrt5\,u_{32}\,|z||\hat e|` (Brent, Percival and
+    Zimmermann 2007; 2u with an FMA, which is smaller).  About :math:`3.65\,u_{32}`, i.e. 1.83 float32
+    eps.  Source: Brent et al. (2007); RoFormer eq. (12)-(13) (the complex form).
+
+    >>> round(complex_rotation_bound() / 2.0**-24, 2)
+    3.65
+    """
+    t = _trig(trig_ulps)
+    e = math.sqrt(2) * (U32 + t)
+    return e + math.sqrt(5) * U32 * (1 + e)
+
+
+def pair_relative_error(y: npt.ArrayLike, reference: npt.ArrayLike, x: npt.ArrayLike) -> np.ndarray:
+    r"""Return the error of each adjacent pair relative to that pair of ``x``, shape ``(..., d/2)``.
+
+    .. math:: e_i = \frac{\|(y_{2i}, y_{2i+1}) - (r_{2i}, r_{2i+1})\|}{\|(x_{2i}, x_{2i+1})\|}
+
+    Like with like: a relative error, to compare with a relative bound such as
+    :func:`complex_rotation_bound` (a rotation keeps each pair's norm).  Pairs of ``x`` equal to zero
+    are compared absolutely (their norm is replaced by 1).  Source: RoFormer eq. (34) (interleaved pairs).
+
+    >>> pair_relative_error([3.0, 4.0], [3.0, 4.5], [0.0, 5.0]).tolist()
+    [0.1]
+    """
+    xs = check_x(x, "x").astype(np.float64)
+    ys = check_x(y, "y", d=xs.shape[-1]).astype(np.float64)
+    rs = check_x(reference, "reference", d=xs.shape[-1]).astype(np.float64)
+    if not (xs.shape == ys.shape == rs.shape):
+        raise ValueError(f"x, y and reference must have one shape, got {xs.shape}, {ys.shape}, {rs.shape}")
+    pairs = xs.shape[:-1] + (xs.shape[-1] // 2, 2)
+    norm = np.linalg.norm(xs.reshape(pairs), axis=-1)
+    return np.linalg.norm((ys - rs).reshape(pairs), axis=-1) / np.where(norm > 0, norm, 1.0)
+
+
+def two_product_rope(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> np.ndarray:
+    r"""Return eq. (34) in the precision of ``x``: float64 angles, cos/sin rounded to ``x.dtype``.
+
+    .. math:: (y_{2i}, y_{2i+1}) = \big(\mathrm{fl}(x_{2i}\hat c_i - x_{2i+1}\hat s_i),\
+              \mathrm{fl}(x_{2i}\hat s_i + x_{2i+1}\hat c_i)\big)
+
+    The textbook two-product formula, interleaved layout, one position per row of ``x`` (``m``
+    broadcasts against ``x.shape[:-1]``).  Source: RoFormer eq. (34).
+
+    >>> two_product_rope(np.array([1.0, 0.0], dtype=np.float32), 0).tolist()
+    [1.0, 0.0]
+    """
+    xs = check_x(x, "x")
+    dtype = xs.dtype if xs.dtype in (np.float32, np.float64) else np.dtype(np.float64)
+    xs = xs.astype(dtype)
+    phi = angles(check_positions(m), xs.shape[-1], check_base(base))
+    c, s = np.cos(phi).astype(dtype), np.sin(phi).astype(dtype)
+    a, b = xs[..., 0::2], xs[..., 1::2]
+    return np.stack(np.broadcast_arrays(a * c - b * s, a * s + b * c), axis=-1).reshape(xs.shape)
+
+
+def ulp_errors(y: npt.ArrayLike, x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> np.ndarray:
+    r"""Return :math:`|y - y^\ast|` in float32 units of each pair's norm, :math:`y^\ast` exact for the rounded tables.
+
+    .. math:: \frac{|y_j - y^\ast_j|}{\varepsilon_{32}\,\|(x_{2i}, x_{2i+1})\|}, \qquad
+              y^\ast = (a c - b s,\ a s + b c) \text{ in float64}
+
+    ``x`` is float32 and ``c``, ``s`` are the float32-rounded cos/sin of the float64 angles; a
+    product of two float32 numbers is exact in float64 and the sum of two such products is off by
+    at most :math:`2^{-53}` relative, so :math:`y^\ast` is exact far below a float32 ulp.  Three
+    roundings (two products, one sum; fewer with FMA) keep :math:`y` within
+    :math:`2u_{32}(1+u_{32})\|(c,s)\|\,\|(a,b)\| \approx 1` such unit.  Source: Higham (2002) §2.2; RoFormer eq. (34).
+
+    >>> x = np.array([[1.0, 2.0]], dtype=np.float32)
+    >>> float(ulp_errors(two_product_rope(x, [3]), x, [3]).max()) <= 1.0
+    True
+    """
+    xs = check_x(x, "x").astype(np.float32)
+    phi = angles(check_positions(m), xs.shape[-1], check_base(base))
+    c, s = np.cos(phi).astype(np.float32).astype(np.float64), np.sin(phi).astype(np.float32).astype(np.float64)
+    a, b = xs[..., 0::2].astype(np.float64), xs[..., 1::2].astype(np.float64)
+    exact = np.stack(np.broadcast_arrays(a * c - b * s, a * s + b * c), axis=-1).reshape(xs.shape)
+    unit = np.finfo(np.float32).eps * np.repeat(np.hypot(a, b), 2, axis=-1)
+    ys = check_x(y, "y", d=xs.shape[-1]).astype(np.float64)
+    return np.abs(ys - exact) / np.where(unit > 0, unit, np.finfo(np.float32).eps)
+
+
+def two_product_ulp_bound() -> float:
+    r"""Return the derived bound on :func:`ulp_errors` for a float32 pair rotated with three roundings.
+
+    .. math:: \frac{|\hat y_j - y^\ast_j|}{2u_{32}\,\|(a, b)\|} \le \frac{(2 + u_{32})(1 + u_{32})^2}{2}
+              \approx 1 + 2u_{32}
+
+    Two products and one sum (or one product and one FMA) of a float32 pair :math:`(a, b)` with
+    float32 :math:`(c, s)`, :math:`\|(c, s)\| \le 1 + u_{32}`: the error is at most
+    :math:`u(|ac| + |bs|) + u|\mathrm{fl}(ac) - \mathrm{fl}(bs)| \le u(2+u)(|ac|+|bs|)` and
+    :math:`|ac| + |bs| \le \|(a,b)\|\,\|(c,s)\|`; the unit of :func:`ulp_errors` is
+    :math:`\varepsilon_{32}\|(a,b)\| = 2u_{32}\|(a,b)\|`.  Source: Higham (2002) §2.2.
+
+    >>> 1.0 < two_product_ulp_bound() < 1.0 + 3 * 2.0**-24
+    True
+    """
+    return (2 + U32) * (1 + U32) ** 2 / 2

@@ -1,0 +1,131 @@
+r"""Questions people ask about RoPE, each answered by a computation (notebook 10).
+
+Scope:
+
+* :func:`attention_outputs` — causal softmax attention with RoPE on q and k, and optionally
+  (wrongly) on v too: why only q and k are rotated;
+* :func:`cached_key_scores` — a new query against keys cached at their own positions (KV cache
+  with an offset), with separate frequencies for queries and cached keys (dynamic scaling);
+* :func:`aliased_frequency` — the frequency a pair shows at integer positions (what the sign of
+  the exponent in :math:`\theta_i = b^{-2i/d}` decides);
+* :func:`hf_cos_sin_error` — the error of a cos/sin table built as Hugging Face builds it under
+  bfloat16 (angles in float32 or float64, cos and sin cast to bfloat16), per position.
+
+References: RoFormer (Su et al., arXiv:2104.09864 v5) §3.2-3.4, eq. (16), (34); Hugging Face
+transformers ``LlamaRotaryEmbedding.forward`` (float32 angles, ``cos.to(x.dtype)``) and
+``DynamicCache``; transformers PR #29285; emozilla, dynamic NTK (2023).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ropemath.core._validate import check_positions, check_x
+from ropemath.core.apply import apply_rope
+from ropemath.core.precision import angles_in_format, round_to_format, to_bfloat16
+from ropemath.core.rotation import angles
+
+__all__ = ["attention_outputs", "cached_key_scores", "aliased_frequency", "hf_cos_sin_error"]
+
+
+def attention_outputs(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    m: npt.ArrayLike,
+    *,
+    rotate_v: bool,
+    layout: str = "interleaved",
+) -> np.ndarray:
+    r"""Causal softmax attention outputs with RoPE on q and k (and on v if ``rotate_v``), shape (T, d).
+
+    .. math:: o_m = \sum_{n \le m} a_{mn}\, \tilde v_n, \quad
+        a_{mn} = \operatorname{softmax}_n\Big(\frac{(R_m q_m)^\top (R_n k_n)}{\sqrt d}\Big), \quad
+        \tilde v_n = \begin{cases} R_n v_n & \text{rotate\_v} \\ v_n & \text{otherwise}\end{cases}
+
+    The weights depend on :math:`m - n` only (eq. 16); a rotated value carries its absolute
+    position :math:`n` into the output.  Source: RoFormer §3.2 (RoPE is applied to q and k).
+
+    >>> x = np.eye(2)
+    >>> attention_outputs(x, x, x, [0, 1], rotate_v=False)[0].tolist()
+    [1.0, 0.0]
+    """
+    q, k, v = check_x(q, "q"), check_x(k, "k"), check_x(v, "v")
+    m = check_positions(m)
+    if not (q.shape == k.shape == v.shape and q.ndim == 2 and m.shape == (q.shape[0],)):
+        raise ValueError(f"q, k, v must be (T, d) and m (T,), got {q.shape}, {k.shape}, {v.shape}, {m.shape}")
+    s = apply_rope(q, m, layout=layout) @ apply_rope(k, m, layout=layout).T / np.sqrt(q.shape[1])
+    s = np.where(np.tril(np.ones(s.shape, dtype=bool)), s, -np.inf)
+    a = np.exp(s - s.max(axis=1, keepdims=True))
+    a /= a.sum(axis=1, keepdims=True)
+    return a @ (apply_rope(v, m, layout=layout) if rotate_v else v)
+
+
+def cached_key_scores(
+    q: npt.ArrayLike,
+    keys: npt.ArrayLike,
+    key_positions: npt.ArrayLike,
+    query_position: float,
+    *,
+    theta_query: npt.ArrayLike,
+    theta_keys: npt.ArrayLike,
+    layout: str = "interleaved",
+) -> np.ndarray:
+    r"""Scores of a new query against keys that were rotated when they were cached.
+
+    .. math:: s_j = \big(R^{\theta^{q}}_{m}\, q\big)^\top \big(R^{\theta^{k}}_{n_j}\, k_j\big)
+
+    With :math:`\theta^q = \theta^k` this is :math:`q^\top R_{n_j - m} k_j` (eq. 16), so the
+    query must be rotated at its true position :math:`m` (the cache length, not 0).  Dynamic
+    scaling changes :math:`\theta^q` as the sequence grows while the cached keys keep the
+    :math:`\theta^k` they were rotated with.  Source: RoFormer eq. (16); transformers' KV cache.
+
+    >>> th = np.array([1.0])
+    >>> cached_key_scores([1.0, 0.0], [[1.0, 0.0]], [0], 0, theta_query=th, theta_keys=th).tolist()
+    [1.0]
+    """
+    q, keys = check_x(q, "q"), check_x(keys, "keys")
+    kr = apply_rope(keys, check_positions(key_positions, "key_positions"), layout=layout, theta=theta_keys)
+    return kr @ apply_rope(q, query_position, layout=layout, theta=theta_query)
+
+
+def aliased_frequency(theta: npt.ArrayLike) -> np.ndarray:
+    r"""The frequency in :math:`[0, \pi]` that a pair turning by :math:`\theta` per position shows at integers.
+
+    .. math:: \tilde\theta = \big|\big((\theta + \pi) \bmod 2\pi\big) - \pi\big|
+
+    Since :math:`\cos(m\theta) = \cos(m\tilde\theta)` and the angle of :math:`m\theta` equals
+    :math:`\pm m\tilde\theta` modulo :math:`2\pi` for integer :math:`m`, a pair with
+    :math:`\theta > \pi` is indistinguishable from a slower one.
+
+    >>> aliased_frequency([0.5, 2 * np.pi + 0.5, 2 * np.pi - 0.5]).round(12).tolist()
+    [0.5, 0.5, 0.5]
+    """
+    th = check_positions(theta, "theta")
+    return np.abs(np.mod(th + np.pi, 2 * np.pi) - np.pi)
+
+
+def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_dtype: str = "float32") -> np.ndarray:
+    r"""Largest error of a bfloat16 cos/sin table built from ``angle_dtype`` angles, per position.
+
+    .. math:: E(m) = \max_i \max\big(|\mathrm{bf16}(\cos\tilde\phi_i) - \cos m\theta_i|,\
+        |\mathrm{bf16}(\sin\tilde\phi_i) - \sin m\theta_i|\big)
+
+    :math:`\tilde\phi_i` are the angles formed in ``angle_dtype`` (:func:`ropemath.angles_in_format`);
+    cos and sin are rounded to float32 (Hugging Face evaluates them in float32; for
+    ``"float64"`` angles they are evaluated in float64) and then to bfloat16
+    (``cos.to(dtype=x.dtype)``).  The bfloat16 cast alone costs up to :math:`2^{-9}` (half a
+    bfloat16 spacing just below 1), plus :math:`2^{-24}` for the float32 step.
+
+    >>> bool(hf_cos_sin_error([0, 1, 2], 128, angle_dtype="float64").max() <= 2.0**-9 + 2.0**-24)
+    True
+    """
+    m = check_positions(m)
+    exact = angles(m, d, base)
+    if angle_dtype == "float64":
+        phi, mid = exact, "float64"
+    else:
+        phi, mid = angles_in_format(m, d, base, angle_dtype), "float32"
+    errs = [np.abs(to_bfloat16(round_to_format(f(phi), mid)) - f(exact)) for f in (np.cos, np.sin)]
+    return np.maximum(*errs).max(axis=-1)

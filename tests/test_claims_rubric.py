@@ -1,0 +1,137 @@
+"""The verdict rubric of the claims ledger (ropemath.claims.ledger), enforced entry by entry:
+verbatim quotes, the fields each verdict needs, alternative readings decided by their own checks,
+and a negative control for every check that must get a different verdict.
+"""
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from ropemath.claims import LEDGER, NOTES, run
+from ropemath.claims.controls import CONTROLS, Control, control
+from ropemath.claims.ledger import Alternative, Entry, Outcome, note_source
+
+SEEDS = Path("/work/shared/seeds")  # the source notes; present in the authoring checkout, not shipped
+IDS = [e.id for e in LEDGER]
+CHECKED = [e for e in LEDGER if e.verdict != "not-checkable"]
+
+
+def normalise(text: str) -> str:
+    """Whitespace runs become one space (scraped notes wrap lines arbitrarily)."""
+    return " ".join(text.split())
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source notes are not in this checkout")
+@pytest.mark.parametrize("entry", LEDGER, ids=IDS)
+def test_quote_is_the_notes_exact_words(entry):
+    assert entry.quote.strip(), f"{entry.id}: no quote"
+    note = normalise((SEEDS / NOTES[entry.note][0]).read_text(encoding="utf-8"))
+    assert normalise(entry.quote) in note, f"{entry.id}: quote not found verbatim in note {entry.note}"
+
+
+@pytest.mark.parametrize("entry", LEDGER, ids=IDS)
+def test_verdict_carries_what_the_rubric_requires(entry):
+    outcome = run([entry])[0].outcome
+    if entry.verdict == "holds-if":
+        assert entry.condition and "$" in entry.condition, f"{entry.id}: the condition must be stated as a formula"
+        assert outcome.counterexample, f"{entry.id}: a case outside the condition is needed"
+    elif entry.verdict == "fails":
+        assert entry.correction and outcome.counterexample and outcome.correction_holds is True
+    elif entry.verdict == "not-checkable":
+        assert entry.reason and len(entry.reason) > 20, f"{entry.id}: say why no computation bears on it"
+
+
+@pytest.mark.parametrize("entry", CHECKED, ids=[e.id for e in CHECKED])
+def test_every_check_has_a_negative_control_that_says_no(entry):
+    ctl = CONTROLS.get(entry.check)
+    assert ctl is not None, f"{entry.id}: check {entry.check_name} has no registered negative control"
+    wrong = ctl.run()
+    assert wrong.verdict != entry.verdict, (
+        f"{entry.id}: the control {ctl.call} ({ctl.wrong}) also computes {wrong.verdict!r}: the check cannot say no"
+    )
+
+
+@pytest.mark.parametrize(
+    "entry_alt",
+    [(e, a) for e in LEDGER for a in e.alternatives],
+    ids=[f"{e.id}-alt{i}" for e in LEDGER for i, _ in enumerate(e.alternatives)],
+)
+def test_alternative_readings_are_decided_by_their_own_checks(entry_alt):
+    entry, alt = entry_alt
+    assert alt.check().verdict == alt.verdict, f"{entry.id}: alternative {alt.reading!r}"
+
+
+# --- the machinery itself can say no ----------------------------------------------------------
+
+
+def _demo(*, sign: int = 1) -> Outcome:
+    return Outcome("holds" if 1 + sign == 2 else "fails", "1 + sign = 2")
+
+
+def test_control_registers_the_same_function_with_wrong_arguments():
+    fn = control("sign flipped", sign=-1)(_demo)
+    try:
+        assert fn is _demo and isinstance(CONTROLS[_demo], Control)
+        assert _demo().verdict == "holds" and CONTROLS[_demo].run().verdict == "fails"
+        assert CONTROLS[_demo].call == "_demo(sign=-1)"
+    finally:
+        del CONTROLS[_demo]
+
+
+def test_control_refuses_an_empty_or_unknown_variant():
+    with pytest.raises(ValueError, match="keyword arguments"):
+        control("nothing changed")
+    with pytest.raises(TypeError, match="'scale' is not a keyword-only parameter"):
+        control("wrong", scale=2)(_demo)
+
+
+def test_a_control_with_the_same_verdict_is_caught():
+    # a check that ignores its argument: its control computes the same verdict, which the test above rejects
+    def blind(*, sign: int = 1) -> Outcome:
+        return Outcome("holds", "ignores sign")
+
+    ctl = Control(blind, "sign flipped", {"sign": -1})
+    assert ctl.run().verdict == blind().verdict
+
+
+def test_an_alternative_needs_a_valid_verdict_and_a_callable():
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        Alternative("x", "maybe", _demo)
+    with pytest.raises(TypeError, match="check must be callable"):
+        Alternative("x", "holds", None)
+    e = Entry("n003-x", note_source("003", "2D case"), "c", "holds", _demo, quote="q",
+              alternatives=(Alternative("other", "fails", lambda: _demo(sign=-1)),))
+    assert e.alternatives[0].check().verdict == "fails"
+
+
+# --- coverage pass: every mathematical sentence of a note is an entry or merged into one ------
+
+NOTE_MODULES = {prefix: importlib.import_module(f"ropemath.claims.note{prefix}") for prefix in NOTES}
+
+
+@pytest.mark.parametrize("prefix", sorted(NOTES))
+def test_coverage_lists_every_entry_and_names_only_entries_of_its_note(prefix):
+    module = NOTE_MODULES[prefix]
+    coverage = module.COVERAGE
+    ids = {e.id for e in module.ENTRIES}
+    named = {entry_id for _, entry_id in coverage}
+    assert named <= ids, f"note {prefix}: coverage names unknown entries {sorted(named - ids)}"
+    assert ids <= named, f"note {prefix}: entries missing from the coverage list {sorted(ids - named)}"
+    assert all(sentence.strip() for sentence, _ in coverage)
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="the source notes are not in this checkout")
+@pytest.mark.parametrize("prefix", sorted(NOTES))
+def test_coverage_sentences_are_verbatim(prefix):
+    note = normalise((SEEDS / NOTES[prefix][0]).read_text(encoding="utf-8"))
+    missing = [s for s, _ in NOTE_MODULES[prefix].COVERAGE if normalise(s) not in note]
+    assert not missing, f"note {prefix}: not verbatim: {missing[:3]}"
+
+
+def test_readme_and_docstring_state_the_same_rubric():
+    from ropemath.claims.ledger import rubric
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    copy = readme.split("<!-- rubric:start -->")[1].split("<!-- rubric:end -->")[0]
+    assert normalise(copy) == normalise(rubric())

@@ -1,0 +1,82 @@
+"""Notebook 08's added computations: critical pair, two readings of YaRN, YaRN paper vs code, published bases."""
+
+import math
+
+import numpy as np
+import pytest
+
+from ropemath import base_lower_bound, cosine_sum_minimum, frequencies, ntk_base, yarn_frequencies
+from ropemath.models.ext_context import (
+    MEN_ET_AL_BASES,
+    check_published_bases,
+    critical_pair,
+    round_up,
+    yarn_bands,
+    yarn_bprime_frequencies,
+    yarn_paper_vs_code,
+)
+
+D, B, L, S = 128, 10000.0, 4096, 16.0
+
+
+def test_critical_pair_by_loop_and_closed_form():
+    for d, base, length in ((128, 1e4, 4096), (128, 5e5, 8192), (64, 1e4, 2048), (128, 1e4, 1024)):
+        loop = max(i for i in range(d // 2) if 2 * math.pi * base ** (2 * i / d) <= length)
+        assert critical_pair(d, base, length) == loop
+        assert loop == math.ceil(d / 2 * math.log(length / (2 * math.pi), base)) - 1
+    assert critical_pair(128, 1e4, 6) == -1  # no wavelength fits in 6 positions (lambda_0 = 2 pi)
+    assert critical_pair(128, 1e4, 4096) != critical_pair(128, 1e4, 4097 * 2)  # says no to another L
+
+
+def test_two_readings_of_yarn_bands():
+    th = frequencies(D, B)
+    paper_b = yarn_bands(yarn_frequencies(D, B, scale=S, original_length=L), th, S)
+    paper_bp = yarn_bands(yarn_bprime_frequencies(D, B, scale=S, original_length=L), th, S)
+    assert (paper_b["kept"][[0, -1]].tolist(), paper_b["interpolated"][[0, -1]].tolist()) == ([0, 20], [46, 63])
+    assert (paper_bp["kept"][[0, -1]].tolist(), paper_bp["interpolated"][[0, -1]].tolist()) == ([0, 16], [35, 63])
+    # by hand: r'_i = 32 and 1 at i = d ln(L / (2 pi rho)) / (2 ln b')
+    bp = ntk_base(D, B, scale=S)
+    i32, i1 = (D * math.log(L / (2 * math.pi * rho)) / (2 * math.log(bp)) for rho in (32.0, 1.0))
+    assert math.floor(i32) == 16 and math.ceil(i1) == 35
+
+
+def test_yarn_bands_says_no():
+    th = frequencies(8)
+    assert yarn_bands(th, th, 4.0)["kept"].size == 4
+    assert yarn_bands(th * (1 + 1e-9), th, 4.0)["kept"].size == 0
+    with pytest.raises(ValueError):
+        yarn_bands(th[:3], th, 4.0)
+
+
+def test_yarn_paper_vs_code_values_stated_in_notebook_08():
+    c = yarn_paper_vs_code(D, B, scale=S, original_length=L)
+    assert c.differ == (21, 45, 25)
+    assert c.highest[0] == 38 and round(c.highest[1], 2) == 3.04
+    assert c.lowest[0] == 21 and round(c.lowest[1], 4) == 0.9714
+    assert c.shape[0] == 37 and round(c.shape[1], 2) == 2.92
+    assert c.rounding[1][0] == 45 and round(c.rounding[1][1], 2) == 1.55
+    c8 = yarn_paper_vs_code(D, B, scale=8.0, original_length=L)
+    assert c8.highest[0] == 36 and round(c8.highest[1], 2) == 2.30
+
+
+def test_round_up_never_below_and_printed_b_star_satisfies_condition():
+    for x in (4293.4376, 1.05, 2.0, 0.1 + 0.2):
+        y = round_up(x, 1)
+        assert y >= x and y - x < 0.1 + 1e-12
+    assert round(4293.4376, 1) < 4293.4376 <= round_up(4293.4376, 1)  # ordinary rounding goes below
+    res = base_lower_bound(1024, D)
+    assert cosine_sum_minimum(1024, D, round_up(res.base, 1)) >= 0
+    assert cosine_sum_minimum(1024, D, math.floor(res.base * 10) / 10) < 0  # rounded down: fails
+
+
+def test_published_bases_of_men_et_al():
+    rows = {r.length: r for r in check_published_bases(MEN_ET_AL_BASES, D)}
+    assert rows[2048].margin >= 0 and rows[2048].window is None
+    for n in (16384, 32768):
+        r = rows[n]
+        assert r.margin < 0 and r.window is not None and not r.clipped
+        assert r.window[0] <= r.published <= r.window[1]
+        assert float(cosine_sum_minimum(n, D, r.published)) == pytest.approx(r.margin, abs=1e-9)
+    assert rows[16384].b_star < 3.1e5 and rows[32768].b_star < 6.4e5
+    assert float(f"{rows[16384].b_star:.1e}") == 2.3e5 and float(f"{rows[32768].b_star:.1e}") == 6.3e5
+    assert np.all([r.b_star > 0 for r in rows.values()])
