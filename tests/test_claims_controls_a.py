@@ -366,7 +366,8 @@ def test_stability_evidence_reports_what_was_measured():
 
 def test_stability_counterexample_by_hand():
     # bfloat16 keeps 8 significant bits: 257 rounds to 256 (ties to even), so pair 0 (theta_0 = 1) sees 256 twice
-    assert P.stability().counterexample["angle of pair 0"] == [256.0, 256.0]
+    ex = P.stability().counterexample
+    assert (ex["d"], ex["positions"], ex["angle of pair 0"]) == (128, [256, 257], [256.0, 256.0])
     assert P.stability(formats=("float32", "float32")).counterexample["angle of pair 0"] == [256.0, 257.0]
 
 

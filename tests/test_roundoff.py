@@ -112,9 +112,9 @@ def test_sweep_growth_rates_stated_in_notebook_03(sweep):
     assert abs(slope("orthogonality")) < 0.05  # measured 0.00
     far = size >= 1e5
     assert np.all(out["composition"][far] > 1e-12)  # grew by more than 1000x the ulp level
-    # "about 4|m| 2^-53 far out": the derived bound of ropemath.core.impl_rounding, which holds with and without
-    # FMA (a fitted "< 5" failed at 5.0 without FMA; see tests/test_impl_rounding.py)
-    from ropemath.core.impl_rounding import composition_error_bound
+    # "about 4|m| 2^-53 far out": the derived bound of ropemath.core.error_bounds, which holds with and without
+    # FMA (a fitted "< 5" failed at 5.0 without FMA; see tests/test_error_bounds.py)
+    from ropemath.core.error_bounds import composition_error_bound
 
     assert all(out["composition"][j] <= composition_error_bound(int(p), int(p) - 5, 128) for j, p in enumerate(m))
     # relative position: same growth, about two orders of magnitude lower (median ratio measured 264)

@@ -1,4 +1,4 @@
-"""Intuition pictures of notebooks 02-04 and the stored benchmark (ropemath.plots.impl_pictures): the data drawn
+"""Intuition pictures of notebooks 02-04 and the stored benchmark (ropemath.plots.rotation_pictures): the data drawn
 is read back and compared with the package's own numbers; a wrong variant differs."""
 
 import json
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ropemath import angles, rotation_2d, rotation_matrix
-from ropemath.plots.impl_pictures import (
+from ropemath.plots.rotation_pictures import (
     FIGURES_DIR,
     bench_figure,
     load_bench,

@@ -1,14 +1,14 @@
 """Notebook 00's rounding statement: the float64 angle against the exact angle, with the rounding of θ̂_i counted.
 
 The one-step bound |m| θ_i u (ropemath.angle_error_bound) is exceeded against the exact angle; the two-step
-bound of ropemath.theory.intro_tour is not, for power-of-two and other dimensions."""
+bound of ropemath.theory.angle_error is not, for power-of-two and other dimensions."""
 
 import mpmath
 import numpy as np
 import pytest
 
 from ropemath import angle_error_bound, angle_rounding_error, frequencies
-from ropemath.theory.intro_tour import (
+from ropemath.theory.angle_error import (
     exact_angle_error,
     exact_frequencies,
     frequency_relative_error,

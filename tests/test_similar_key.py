@@ -16,8 +16,8 @@ from ropemath import apply_rope, frequencies, wavelengths  # noqa: E402
 from ropemath.attention.linear_cost import linear_attention_cost  # noqa: E402
 from ropemath.attention.softmax import rope_attention_weights, rope_scores  # noqa: E402
 from ropemath.plots import FIGURES  # noqa: E402
-from ropemath.plots.attention_intuition import attention_pattern_figure  # noqa: E402
-from ropemath.plots.decay_intuition import (  # noqa: E402
+from ropemath.plots.attention_pattern import attention_pattern_figure  # noqa: E402
+from ropemath.plots.decay_pictures import (  # noqa: E402
     pair_cosines_figure,
     partial_sum_paths_figure,
     similar_key_figure,
@@ -25,7 +25,7 @@ from ropemath.plots.decay_intuition import (  # noqa: E402
 from ropemath.symbolic import proofs  # noqa: E402
 from ropemath.theory.base_bound import cosine_sum  # noqa: E402
 from ropemath.theory.decay import decay_bound, partial_sums  # noqa: E402
-from ropemath.theory.decay_intuition import (  # noqa: E402
+from ropemath.theory.similar_key import (  # noqa: E402
     normalised_plateau,
     plateau_constant_limit,
     plateau_fit_constant,

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from ropemath import base_lower_bound, cosine_sum_minimum, frequencies, ntk_base, yarn_frequencies
-from ropemath.models.ext_context import (
+from ropemath.models.context_length import (
     MEN_ET_AL_BASES,
     check_published_bases,
     critical_pair,

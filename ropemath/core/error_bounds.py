@@ -21,7 +21,7 @@ The model: every basic operation is exact then rounded, :math:`\mathrm{fl}(a \ci
 order and with or without FMA (an FMA rounds once where two operations round twice, so it can only
 remove terms).  Adding an exact zero is exact, so the zero entries of a block-diagonal matrix cost
 nothing.  ``cos``/``sin`` are assumed within ``trig_ulps`` units of :math:`2^{-53}` of the exact value
-of the rounded angle (glibc: below 1; numpy's SIMD kernels: a few); ``tests/test_impl_rounding.py``
+of the rounded angle (glibc: below 1; numpy's SIMD kernels: a few); ``tests/test_error_bounds.py``
 measures that assumption against 50-digit arithmetic.
 
 References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), §2.2 and

@@ -4,7 +4,7 @@ Scope: three figure functions built with the object API (``matplotlib.figure.Fig
 ``pyplot``); notebook figures, not registered in :data:`ropemath.plots.FIGURES`.  They only draw:
 the frequencies come from :func:`ropemath.frequencies` and :func:`ropemath.wavelengths`, the partial
 sums and the bound from :mod:`ropemath.theory.decay`, the expected scores from
-:mod:`ropemath.theory.decay_intuition`.
+:mod:`ropemath.theory.similar_key`.
 
 * :func:`pair_cosines_figure`: :math:`\cos(r\theta_i)` against the distance :math:`r` for a fast, a
   middle and a slow pair, with the context length and each pair's wavelength :math:`2\pi/\theta_i` marked.
@@ -29,7 +29,7 @@ from ropemath.core._validate import check_base, check_d
 from ropemath.core.rotation import frequencies
 from ropemath.core.spectrum import wavelengths
 from ropemath.theory.decay import decay_bound, partial_sums
-from ropemath.theory.decay_intuition import similar_key_expected_score, similar_key_scores
+from ropemath.theory.similar_key import similar_key_expected_score, similar_key_scores
 
 __all__ = ["pair_cosines_figure", "partial_sum_paths_figure", "similar_key_figure"]
 
@@ -117,10 +117,10 @@ def similar_key_figure(d: int = 128, base: float = 10000.0, r_max: float = 4096.
     .. math:: \mathbb{E}[(R_m q)^\top(R_n k)] = 2\sum_{i=0}^{d/2-1}\cos(r\theta_i), \qquad q, \varepsilon \sim N(0, I_d)
 
     The first line is the formula on a fine grid (the test reads it back), the points a seeded Monte
-    Carlo estimate (:func:`ropemath.theory.decay_intuition.similar_key_scores`, 400 draws, ±2
+    Carlo estimate (:func:`ropemath.theory.similar_key.similar_key_scores`, 400 draws, ±2
     standard errors); the dotted line is an unrelated key's expected score, 0; red dots mark the
     distances where the formula is negative.
-    Source: :func:`ropemath.theory.decay_intuition.similar_key_expected_score`.
+    Source: :func:`ropemath.theory.similar_key.similar_key_expected_score`.
 
     >>> float(similar_key_figure(8, r_max=100.0).axes[0].lines[0].get_ydata()[0])  # 2 * d/2 at r = 0
     8.0

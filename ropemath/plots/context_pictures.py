@@ -24,9 +24,9 @@ from matplotlib import style
 from matplotlib.figure import Figure
 
 from ropemath.core.rotation import frequencies
-from ropemath.models.ext_context import critical_pair
-from ropemath.models.ext_implementations import layout_pairs
-from ropemath.models.ext_questions import hf_cos_sin_error
+from ropemath.models.context_length import critical_pair
+from ropemath.models.implementation_errors import layout_pairs
+from ropemath.models.questions import hf_cos_sin_error
 from ropemath.models.scaling import (
     dynamic_ntk_frequencies,
     extension_frequencies,

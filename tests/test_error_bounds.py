@@ -1,4 +1,4 @@
-"""Derived rounding bounds (ropemath.core.impl_rounding): they hold on the sweep of notebooks 03/11, with and
+"""Derived rounding bounds (ropemath.core.error_bounds): they hold on the sweep of notebooks 03/11, with and
 without FMA, each with a deliberately wrong variant that the same measurement rejects; the cos/sin accuracy
 they assume, measured against 50-digit arithmetic; the float32 measurements of notebooks 04 and 11."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from ropemath import angles, apply_rope, error_vs_position, rotation_matrix
-from ropemath.core.impl_rounding import (
+from ropemath.core.error_bounds import (
     complex_rotation_bound,
     composition_error_bound,
     pair_relative_error,
@@ -61,7 +61,7 @@ def test_far_out_composition_bound_is_about_four_m_u():
 NO_FMA = """
 import numpy as np
 from ropemath import error_vs_position
-from ropemath.core.impl_rounding import composition_error_bound, relative_position_error_bound
+from ropemath.core.error_bounds import composition_error_bound, relative_position_error_bound
 mags = np.unique(np.round(np.logspace(0, 6, 25)).astype(int)); m = np.concatenate([mags, -mags])
 out = error_vs_position(m, d=128, base=10000.0, r=5, seed=0)
 ok = all(out["composition"][j] <= composition_error_bound(int(p), int(p) - 5, 128)

@@ -6,7 +6,7 @@ matplotlib.use("Agg")
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
-from ropemath.plots.ext_pictures import (  # noqa: E402
+from ropemath.plots.context_pictures import (  # noqa: E402
     cos_sin_table_error_figure,
     extension_frequencies_figure,
     layout_pairs_figure,
