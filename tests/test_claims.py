@@ -9,6 +9,7 @@ Independent recomputations below use plain Python/numpy loops written from the d
 import dataclasses
 import json
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +20,8 @@ from ropemath.claims import LEDGER, NOTES, VERDICTS, Entry, Outcome, entries, no
 from ropemath.cli.dispatch import main
 from ropemath.core.apply import apply_rope
 
-SEEDS = Path("/work/shared/seeds")  # the source notes; present in the authoring checkout, not shipped
+# The source notes are not shipped: $ROPEMATH_SEEDS, or shared/seeds beside the checkout (authoring workspace).
+SEEDS = Path(os.environ.get("ROPEMATH_SEEDS") or Path(__file__).resolve().parents[2] / "shared" / "seeds")
 BY_ID = {e.id: e for e in LEDGER}
 
 

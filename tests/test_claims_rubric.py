@@ -4,6 +4,7 @@ and a negative control for every check that must get a different verdict.
 """
 
 import importlib
+import os
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,8 @@ from ropemath.claims import LEDGER, NOTES, run
 from ropemath.claims.controls import CONTROLS, Control, control
 from ropemath.claims.ledger import Alternative, Entry, Outcome, note_source
 
-SEEDS = Path("/work/shared/seeds")  # the source notes; present in the authoring checkout, not shipped
+# The source notes are not shipped: $ROPEMATH_SEEDS, or shared/seeds beside the checkout (authoring workspace).
+SEEDS = Path(os.environ.get("ROPEMATH_SEEDS") or Path(__file__).resolve().parents[2] / "shared" / "seeds")
 IDS = [e.id for e in LEDGER]
 CHECKED = [e for e in LEDGER if e.verdict != "not-checkable"]
 
