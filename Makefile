@@ -50,7 +50,7 @@ conformance: $(CVENV)/.installed
 ## mutants: mutation testing of ropemath/claims and ropemath/symbolic (slow; not part of `make test`):
 ##          every mutant must be killed by the tests, or listed as equivalent in tools/mutants-equivalent.txt
 mutants: $(STAMP)
-	$(BIN)/python tools/mutants.py --json mutants.json
+	$(BIN)/python tools/mutants.py --json mutants.json $(MUTANTS_ARGS)
 
 ## book: the README and notebooks as a static HTML book in book/_build/html, from the stored outputs
 ##       (no notebook is executed; MathJax is served from the build, nothing from a CDN)

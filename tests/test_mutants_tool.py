@@ -49,7 +49,7 @@ def test_every_operator_finds_its_spots_and_nothing_else(sample):
         (8, "compare", "0:GtE->Gt"),
         (8, "constant", "0->1"),
         (8, "compare", "0:Lt->LtE"),
-        (8, "constant", "0->1"),
+        (8, "constant", "0->1#2"),  # the second 0 of the line: keys stay unique
         (8, "logic", "And->Or"),
         (10, "compare", "0:Eq->NotEq"),
         (10, "logic", "Not->drop"),
@@ -93,3 +93,29 @@ def test_wilson_interval_of_a_sampled_kill_rate():
     assert mutants.wilson(0, 0) == (0.0, 1.0)
     low, high = mutants.wilson(100, 100)
     assert high > 1 - 1e-12 and low > 0.96
+
+
+def test_keys_are_unique_when_one_line_has_two_alike_mutants(tmp_path, monkeypatch):
+    (tmp_path / "m.py").write_text("def f():\n    return (False, False)\n", encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    keys = [m.key for m in mutants.list_mutants("m.py")]
+    assert len(keys) == len(set(keys)) and "m.py:2:constant:False->True#2" in keys
+
+
+def test_a_packages_init_is_served_as_the_package(tmp_path):
+    init = tmp_path / "pkg_mut" / "__init__.py"
+    init.parent.mkdir()
+    init.write_text("VALUE = 1\n", encoding="utf-8")
+    (init.parent / "sub.py").write_text("X = 2\n", encoding="utf-8")
+    finder = mutants._Finder("pkg_mut.__init__", init, "VALUE = 2\n")
+    sys.path.insert(0, str(tmp_path))
+    sys.meta_path.insert(0, finder)
+    try:
+        pkg = importlib.import_module("pkg_mut")
+        assert pkg.VALUE == 2  # the mutant, not the file on disk
+        assert importlib.import_module("pkg_mut.sub").X == 2  # and it is still a package
+    finally:
+        sys.meta_path.remove(finder)
+        sys.path.remove(str(tmp_path))
+        for name in ("pkg_mut", "pkg_mut.sub"):
+            sys.modules.pop(name, None)

@@ -58,6 +58,7 @@ TESTS = {
         "tests/test_claims_literal_001.py",
         "tests/test_claims_literal_002.py",
         "tests/test_claims_literal_004.py",
+        "tests/test_claims_mutants.py",
     ],
     "ropemath/symbolic": [
         "tests/test_symbolic_mutants.py",
@@ -220,7 +221,11 @@ def list_mutants(path: str) -> list[Mutant]:
     tree = ast.parse(source)
     m = _Mutator(-1, _skip_nodes(tree), _quiet_lines(source))
     m.visit(tree)
-    return [Mutant(path, i, line, op, detail) for i, (line, op, detail) in enumerate(m.found)]
+    out, seen = [], {}
+    for i, (line, op, detail) in enumerate(m.found):
+        n = seen[line, op, detail] = seen.get((line, op, detail), 0) + 1
+        out.append(Mutant(path, i, line, op, detail if n == 1 else f"{detail}#{n}"))  # keys stay unique
+    return out
 
 
 def mutated_source(mutant: Mutant) -> str:
@@ -237,12 +242,17 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Serves ``source`` for module ``name`` (the mutant); everything else imports normally."""
 
     def __init__(self, name: str, path: Path, source: str) -> None:
-        self.name, self.path, self.source = name, path, source
+        self.package = name.endswith(".__init__")  # a package's __init__.py is imported as the package itself
+        self.name = name.removesuffix(".__init__")
+        self.path, self.source = path, source
 
     def find_spec(self, fullname, path=None, target=None):  # noqa: D102 (importlib protocol)
         if fullname != self.name:
             return None
-        return importlib.util.spec_from_loader(fullname, self, origin=str(self.path), is_package=False)
+        spec = importlib.util.spec_from_loader(fullname, self, origin=str(self.path), is_package=self.package)
+        if self.package:
+            spec.submodule_search_locations = [str(self.path.parent)]
+        return spec
 
     def create_module(self, spec):  # noqa: D102
         return None
