@@ -401,14 +401,17 @@ def test_cli_json(capsys):
     assert data[0]["check"].startswith("ropemath.claims.checks_")
 
 
-def test_cli_source_filter_and_utf8(capsys):
+def test_cli_source_filter_and_utf8(capsys, tmp_path):
     assert main(["claims", "--json", "--source", "001"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {d["source"]["file"] for d in data} == {"001_7e3e9fdbef5f3390.txt"}
     assert main(["claims", "--source", "001_7e3e9fdbef5f3390.txt", "--json"]) == 0
     raw = capsys.readouterr().out
     assert "旋转位置编码(RoPE)公式详细推导过程" in raw  # not \\u-escaped
-    assert main(["claims", "--source", str(SEEDS / "001_7e3e9fdbef5f3390.txt"), "--json"]) == 0
+    note = tmp_path / "seeds" / "001_7e3e9fdbef5f3390.txt"  # a path to the note (its content is not read)
+    note.parent.mkdir()
+    note.write_text("", encoding="utf-8")
+    assert main(["claims", "--source", str(note), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == data
     for bad in ("nope", "00"):
         assert main(["claims", "--source", bad]) == 2
