@@ -119,3 +119,11 @@ def test_a_packages_init_is_served_as_the_package(tmp_path):
         sys.path.remove(str(tmp_path))
         for name in ("pkg_mut", "pkg_mut.sub"):
             sys.modules.pop(name, None)
+
+
+def test_equivalents_file_keys_may_end_in_a_number(tmp_path, monkeypatch):
+    listed = tmp_path / "eq.txt"
+    listed.write_text("# header\na.py:3:sign:Add->Sub#2  # the second Add of the line\nb.py:1:constant:0->1  # r\n")
+    monkeypatch.setattr(mutants, "EQUIVALENT", listed)
+    expected = {"a.py:3:sign:Add->Sub#2": "the second Add of the line", "b.py:1:constant:0->1": "r"}
+    assert mutants.read_equivalent() == expected

@@ -358,8 +358,8 @@ def read_equivalent() -> dict[str, str]:
     if EQUIVALENT.exists():
         for line in EQUIVALENT.read_text(encoding="utf-8").splitlines():
             if line.strip() and not line.startswith("#"):
-                key, _, reason = line.partition("#")
-                out[key.strip()] = reason.strip()
+                key, _, reason = line.strip().partition(" ")  # a key has no spaces but may end in "#2"
+                out[key] = reason.strip().removeprefix("#").strip()
     return out
 
 

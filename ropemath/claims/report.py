@@ -39,10 +39,6 @@ def _width(text: str) -> int:
     return sum(2 if ord(ch) >= 0x1100 and not 0x2000 <= ord(ch) < 0x2E80 else 1 for ch in text)
 
 
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - _width(text))
-
-
 def summary_table(results: list[Result]) -> str:
     """Verdict counts per note (rows) and verdict (columns), with totals.
 
