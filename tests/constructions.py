@@ -40,3 +40,13 @@ def complex_rope(x, m: float, base: float = 10000.0) -> np.ndarray:
         z = complex(x[2 * j - 2], x[2 * j - 1]) * complex(math.cos(a), math.sin(a))
         out[2 * j - 2], out[2 * j - 1] = z.real, z.imag
     return out
+
+
+def rotate_pairs(x, m, d, base=10000.0):
+    """Rotate each adjacent pair (x_2i, x_2i+1) by m theta_i, written out with cos/sin (RoFormer eq. 13-15)."""
+    out = np.empty(d)
+    for i in range(d // 2):
+        a = m * base ** (-2 * i / d)
+        out[2 * i] = math.cos(a) * x[2 * i] - math.sin(a) * x[2 * i + 1]
+        out[2 * i + 1] = math.sin(a) * x[2 * i] + math.cos(a) * x[2 * i + 1]
+    return out

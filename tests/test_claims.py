@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from constructions import rotate_pairs
 
 import ropemath.claims as claims
 from ropemath.claims import LEDGER, NOTES, VERDICTS, Entry, Outcome, entries, note_source, run, run_ledger, summary
@@ -329,16 +330,6 @@ def test_odd_dimension_counterexample_by_hand():
     assert (ex["d"], ex["d/2"], ex["coordinates covered by the 2x2 blocks"]) == (3, 1.5, 2)
 
 
-def _rotate_pairs(x, m, d, base=10000.0):
-    """Rotate each adjacent pair (x_2i, x_2i+1) by m theta_i, written out with cos/sin (RoFormer eq. 13-15)."""
-    out = np.empty(d)
-    for i in range(d // 2):
-        a = m * base ** (-2 * i / d)
-        out[2 * i] = math.cos(a) * x[2 * i] - math.sin(a) * x[2 * i + 1]
-        out[2 * i + 1] = math.sin(a) * x[2 * i] + math.cos(a) * x[2 * i + 1]
-    return out
-
-
 def test_values_left_unrotated_keep_outputs_relative():
     # n002-values, recomputed with a plain softmax loop: shifting all positions leaves o_m unchanged when v
     # is not rotated, and changes it when v is rotated too.
@@ -346,9 +337,9 @@ def test_values_left_unrotated_keep_outputs_relative():
     pos = [0.0, 2.0, 3.0, 7.0, 8.0]
 
     def outputs(shift, rotate_v):
-        rq = [_rotate_pairs(q[a], pos[a] + shift, 4) for a in range(5)]
-        rk = [_rotate_pairs(k[b], pos[b] + shift, 4) for b in range(5)]
-        vv = [_rotate_pairs(v[b], pos[b] + shift, 4) if rotate_v else v[b] for b in range(5)]
+        rq = [rotate_pairs(q[a], pos[a] + shift, 4) for a in range(5)]
+        rk = [rotate_pairs(k[b], pos[b] + shift, 4) for b in range(5)]
+        vv = [rotate_pairs(v[b], pos[b] + shift, 4) if rotate_v else v[b] for b in range(5)]
         out = []
         for a in range(5):
             w = [math.exp(float(rq[a] @ rk[b]) / 2.0) for b in range(5)]

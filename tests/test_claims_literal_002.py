@@ -8,22 +8,13 @@ import math
 
 import numpy as np
 import pytest
+from constructions import rotate_pairs
 
 from ropemath.claims import checks_literal_002 as L
 from ropemath.claims import note002
 from ropemath.claims.controls import CONTROLS
 
 CHECKS = [fn for _, fn in inspect.getmembers(L, inspect.isfunction) if fn.__module__ == L.__name__ and fn in CONTROLS]
-
-
-def _rotate_pairs(x, m, d, base=10000.0):
-    """Rotate each adjacent pair (x_2i, x_2i+1) by m theta_i, written out with cos/sin (RoFormer eq. 13-15)."""
-    out = np.empty(d)
-    for i in range(d // 2):
-        a = m * base ** (-2 * i / d)
-        out[2 * i] = math.cos(a) * x[2 * i] - math.sin(a) * x[2 * i + 1]
-        out[2 * i + 1] = math.sin(a) * x[2 * i] + math.cos(a) * x[2 * i + 1]
-    return out
 
 
 def test_every_public_check_has_a_control_with_another_verdict():
@@ -76,10 +67,10 @@ def test_embedding_rotated_before_projection():
     x = np.array([1.0, 0.0])
 
     def before(m, n):
-        return float((w @ _rotate_pairs(x, m, 2)) @ (w @ _rotate_pairs(x, n, 2)))
+        return float((w @ rotate_pairs(x, m, 2)) @ (w @ rotate_pairs(x, n, 2)))
 
     def after(m, n):
-        return float(_rotate_pairs(w @ x, m, 2) @ _rotate_pairs(w @ x, n, 2))
+        return float(rotate_pairs(w @ x, m, 2) @ rotate_pairs(w @ x, n, 2))
 
     assert abs(before(1, 0) - before(2, 1)) > 0.1  # (cos 1, 2 sin 1).(1, 0) = cos 1 vs cos 2 cos 1 + 4 sin 2 sin 1
     assert abs(after(1, 0) - after(2, 1)) < 1e-12
@@ -89,7 +80,7 @@ def test_score_varies_with_distance():
     assert L.score_varies_with_distance().verdict == "holds"
     assert L.score_varies_with_distance(speed=0.0).verdict == "fails"
     q, k = np.random.default_rng(62).standard_normal((2, 8))  # the check's inputs, scored by the loop above
-    s = sorted(float(_rotate_pairs(k, r, 8) @ q) for r in range(-10, 11))
+    s = sorted(float(rotate_pairs(k, r, 8) @ q) for r in range(-10, 11))
     assert min(b - a for a, b in zip(s, s[1:], strict=False)) > 1e-6
 
 
@@ -116,7 +107,7 @@ def test_elementwise_display():
     assert out.verdict == "fails" and out.correction_holds is True
     assert (out.counterexample["stated"], out.counterexample["actual"]) == (-0.0998, round(-math.sin(0.01), 4))
     assert L.elementwise_display(fifth_sine=2).verdict == "holds"
-    assert -math.sin(0.01) == pytest.approx(_rotate_pairs(np.eye(8)[5], 1.0, 8)[4])
+    assert -math.sin(0.01) == pytest.approx(rotate_pairs(np.eye(8)[5], 1.0, 8)[4])
 
 
 def test_kronecker_reading():
