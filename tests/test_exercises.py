@@ -38,3 +38,28 @@ def test_bad_arguments():
         check_answer("", 1, 1)
     with pytest.raises(TypeError):
         check_answer("ex", 1, object())
+
+
+@pytest.mark.parametrize("expected,tol", [(171.887, 1.0), (4, 0.0), (True, 0.0), ("same", 0.0), ([1.0, 2.0], 0.1)])
+def test_no_prediction_yet_is_one_line_never_correct(expected, tol):
+    """``...`` (the placeholder the notebooks ship) returns one line, raises nothing, never says correct."""
+    line = check_answer("exercise 1", ..., expected, tol=tol, hint="think of pair 0")
+    assert line == "exercise 1: no prediction yet — replace ... with yours and re-run this cell"
+    assert "correct" not in line and "\n" not in line
+    assert repr(expected) not in line and "think of pair 0" not in line  # neither the answer nor the hint
+
+
+def test_placeholder_then_wrong_then_right():
+    """The reader's path through one exercise: no prediction yet, a wrong one (raises), the right one."""
+    assert "no prediction yet" in check_answer("exercise 2", ..., 62.83, tol=0.05)
+    with pytest.raises(WrongAnswer, match="Hint: a full turn is 2 pi radians"):
+        check_answer("exercise 2", 10.0, 62.83, tol=0.05, hint="a full turn is 2 pi radians")
+    assert check_answer("exercise 2", 62.8, 62.83, tol=0.05) == "exercise 2: correct"
+
+
+def test_placeholder_still_validates_the_exercise():
+    """A broken exercise (unsupported expected value, bad tolerance) fails even before the reader predicts."""
+    with pytest.raises(TypeError):
+        check_answer("ex", ..., object())
+    with pytest.raises(ValueError):
+        check_answer("ex", ..., 1.0, tol=-1.0)

@@ -1,10 +1,13 @@
 r"""Exercises that answer back: compare a reader's prediction with the computed answer.
 
-Scope: the "predict, then run" exercises of the introductory notebooks (00, 01).  A reader writes
+Scope: the "predict, then run" exercises of the notebooks (00–11).  A reader writes
 a prediction into a variable; :func:`check_answer` compares it with the answer the package
 computes and either returns one line (``"exercise 1: correct"``) or raises :class:`WrongAnswer`
 (an ``AssertionError``, so a wrong answer stops the notebook like a failing check) with a hint,
-never with the answer itself — the notebook reveals that in the next cell.  Numbers are compared
+never with the answer itself — the notebook reveals that in a separate "reveal" cell further down.
+The notebooks ship every prediction as ``...`` (Ellipsis, "no prediction yet"), for which the check
+returns one line saying so and does not raise, so a notebook still runs from top to bottom without
+showing the answer before the reader has predicted.  Numbers are compared
 within a tolerance stated by the exercise (:math:`|a - e| \le \mathrm{tol}`), booleans and integers
 exactly, text without regard to case or surrounding spaces, sequences entry by entry.
 
@@ -48,9 +51,17 @@ def check_answer(name: str, answer: object, expected: object, *, tol: float = 0.
 
     ``answer`` is the reader's prediction, ``expected`` the value the notebook computes with the
     package; ``tol`` (≥ 0) is the slack an exercise allows for a number worked out by hand, and
-    ``hint`` is shown when the answer is wrong.  ``None`` (no answer yet) is always wrong.
+    ``hint`` is shown when the answer is wrong.
+
+    ``answer`` may be ``...`` (Ellipsis), the placeholder every notebook ships: then no comparison is
+    made and the line ``"<name>: no prediction yet — replace ... with yours and re-run this cell"`` is
+    returned (never "correct", never the answer; ``expected`` is still validated).  ``None`` is *not*
+    a placeholder: it is what a reader gets from an expression that returns nothing (``answer_1 =
+    print(x)``), so it raises :class:`WrongAnswer` ("no answer yet") like any other wrong answer.
     Source: project convention (issue #16, "predict, then run").
 
+    >>> check_answer("exercise 1", ..., 171.887, tol=1.0)
+    'exercise 1: no prediction yet — replace ... with yours and re-run this cell'
     >>> check_answer("exercise 1", 172, 171.887, tol=1.0)
     'exercise 1: correct'
     >>> check_answer("exercise 2", " Same ", "same")
@@ -63,6 +74,9 @@ def check_answer(name: str, answer: object, expected: object, *, tol: float = 0.
         raise TypeError(f"name must be a non-empty str, got {name!r}")
     if isinstance(tol, bool) or not isinstance(tol, numbers.Real) or not tol >= 0 or tol == float("inf"):
         raise ValueError(f"tol must be a finite number >= 0, got {tol!r}")
+    if answer is ...:
+        _matches(expected, expected, float(tol))  # raises TypeError for an unsupported expected value
+        return f"{name}: no prediction yet — replace ... with yours and re-run this cell"
     if answer is None:
         raise WrongAnswer(f"{name}: no answer yet — write your prediction into the variable and re-run")
     if _matches(answer, expected, float(tol)):
