@@ -4,13 +4,15 @@ Scope: :class:`RopeCache`, the table that real implementations keep (Meta Llama'
 ``freqs_cis``; Hugging Face's rotary modules recompute cos/sin per forward from ``inv_freq``, older
 releases cached them as ``cos_cached``/``sin_cached``): :math:`\cos m\theta_i` and
 :math:`\sin m\theta_i` for every position ``0 <= m < max_position``, computed once in
-float64 and cast once per dtype, so a call only gathers rows and runs the kernel of
+float64 and rounded once per dtype, so a call only gathers rows and runs the kernel of
 :mod:`ropemath.core.apply` (no trigonometric functions per call).  Results equal
-:func:`ropemath.apply_rope` bit for bit: both evaluate the same float64 angles.
+:func:`ropemath.apply_rope` bit for bit: each dtype's table is built as ``apply_rope`` builds
+its own, entry by entry (float32: from the split e^{i 64 m_hi θ}·e^{i m_lo θ}, m = 64 m_hi + m_lo,
+formed in float64; float64 and float16: cos/sin of the float64 angles).
 
-Memory: ``8 * max_position * d`` bytes for the float64 cos/sin tables, plus one table per
-dtype used: ``max_position * d/2`` complex numbers (float32, float64; both layouts) or
-``max_position * d`` reals (float16).
+Memory: ``8 * max_position * d`` bytes for the float64 table (complex128, used as is for
+float64), plus one table per other dtype used: ``max_position * d/2`` complex64 numbers
+(float32; both layouts) or ``max_position * d`` reals (float16).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34);
 Meta Llama ``precompute_freqs_cis``; Hugging Face transformers 5.x ``LlamaRotaryEmbedding``.
@@ -33,7 +35,7 @@ from ropemath.core._validate import (
     check_x,
     not_finite_error,
 )
-from ropemath.core.apply import _COMPLEX, _complex_table, _rotate, _rotate_pairs
+from ropemath.core.apply import _COMPLEX, _empty, _rotate, _rotate_pairs, _unit_table
 from ropemath.core.rotation import pair_frequencies
 
 __all__ = ["RopeCache"]
@@ -46,7 +48,8 @@ class RopeCache:
         T[m, i] = \cos m\theta_i + i \sin m\theta_i = e^{i m \theta_i},
         \quad \theta_i = \mathrm{base}^{-2i/d},\ i = 0, \dots, d/2 - 1
 
-    (RoFormer eq. 15 with 0-based ``i``; the angles :math:`m\theta_i` are formed in float64).
+    (RoFormer eq. 15 with 0-based ``i``; the angles :math:`m\theta_i` are formed in float64; the
+    float32 table by the split of :func:`ropemath.apply_rope`, bit for bit as it builds its own).
     :meth:`apply` rotates ``x`` exactly as :func:`ropemath.apply_rope` does (RoFormer eq. 34).
 
     >>> cache = RopeCache(4, max_position=8)
@@ -64,25 +67,31 @@ class RopeCache:
         self.base = None if theta is not None else check_base(10000.0 if base is None else base)
         self.max_position = check_int(max_position, "max_position", minimum=1)
         check_work(self.max_position * (self.d // 2), 2**25, "max_position × d/2 (table entries, up to 40 bytes each)")
-        with np.errstate(over="ignore"):
-            phi = np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta
-        check_angles(phi, self.max_position - 1, self.theta, "max_position and theta")
-        self._cos = np.cos(phi)  # float64, shape (max_position, d/2)
-        self._sin = np.sin(phi)
+        with np.errstate(over="ignore"):  # the largest angles: finite, or every angle is
+            check_angles((self.max_position - 1) * self.theta, self.max_position - 1, self.theta,
+                         "max_position and theta")
+        # e^{i m θ_i} for m = 0 .. max_position-1, complex128, shape (max_position, d/2); each dtype's
+        # table is built as apply_rope builds it for that dtype (float32: the split of _unit_table)
+        self._unit = self._build(np.dtype(np.complex128))
         self._tables: dict[tuple[np.dtype, str], object] = {}
 
     def __repr__(self) -> str:
         freqs = f"base={self.base!r}" if self.base is not None else "theta=<given>"
         return f"RopeCache(d={self.d}, {freqs}, max_position={self.max_position})"
 
+    def _build(self, ctype: np.dtype) -> np.ndarray:
+        """The table of every position as complex ``ctype``, built exactly as :func:`apply_rope` builds it."""
+        return _unit_table(np.arange(self.max_position, dtype=np.float64), self.theta, ctype)
+
     def _table(self, dtype: np.dtype, kind: str):
         """The table for ``dtype``: ``kind`` 'complex' (e^{i m θ_i}) or 'cos_sin', built on first use."""
         key = (dtype, kind)
         if key not in self._tables:
             if kind == "complex":
-                self._tables[key] = _complex_table(self._cos, self._sin, dtype)
+                ctype = _COMPLEX[dtype]
+                self._tables[key] = self._unit if ctype == self._unit.dtype else self._build(ctype)
             else:
-                self._tables[key] = (self._cos.astype(dtype), self._sin.astype(dtype))
+                self._tables[key] = (self._unit.real.astype(dtype), self._unit.imag.astype(dtype))
         return self._tables[key]
 
     def _check_m(self, m: object) -> tuple[np.ndarray, np.ndarray | slice]:
@@ -129,7 +138,8 @@ class RopeCache:
         out = self._check_out(out, x)
         with np.errstate(over="ignore", invalid="ignore"):
             if x.dtype in _COMPLEX:
-                finite = _rotate(x, self._table(x.dtype, "complex")[index], layout, out)
+                table = self._table(x.dtype, "complex")  # rotations: finite (check_angles), modulus ~1
+                finite = _rotate(x, table[index], layout, out, unit=True)
             else:
                 cos, sin = self._table(x.dtype, "cos_sin")
                 finite = _rotate_pairs(x, cos[index], sin[index], layout, out)
@@ -141,7 +151,7 @@ class RopeCache:
     def _check_out(out: object, x: np.ndarray) -> np.ndarray:
         """Return a writeable output array for ``x``: new if ``out`` is None, else ``out`` checked."""
         if out is None:
-            return np.empty(x.shape, dtype=x.dtype)
+            return _empty(x.shape, x.dtype)
         if not isinstance(out, np.ndarray):
             raise TypeError(f"out must be a numpy array or None, got {_describe(out)}")
         if out.shape != x.shape or out.dtype != x.dtype:
