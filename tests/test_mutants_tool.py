@@ -127,3 +127,47 @@ def test_equivalents_file_keys_may_end_in_a_number(tmp_path, monkeypatch):
     monkeypatch.setattr(mutants, "EQUIVALENT", listed)
     expected = {"a.py:3:sign:Add->Sub#2": "the second Add of the line", "b.py:1:constant:0->1": "r"}
     assert mutants.read_equivalent() == expected
+
+
+SELECTION_SAMPLE = '''import functools
+
+
+@functools.cache
+def f(x, *, scale=2.0):
+    total = (x
+             + scale)
+    if (x > 0
+            and total < 10):
+        return total
+    return -total
+'''
+
+
+def test_a_mutants_line_maps_to_the_statement_coverage_records(tmp_path, monkeypatch):
+    (tmp_path / "s.py").write_text(SELECTION_SAMPLE, encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    first = mutants._statement_lines("s.py")
+    assert first[7] == 6  # a continuation line belongs to the assignment that starts on line 6
+    assert first[9] == 8  # the second line of an if's test belongs to the if
+    assert first[10] == 10 and first[11] == 11
+    assert first[8] != 6  # and not to the statement before it (negative control)
+
+
+def test_a_default_or_decorator_argument_selects_the_tests_of_the_body(tmp_path, monkeypatch):
+    (tmp_path / "s.py").write_text(SELECTION_SAMPLE, encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    header = mutants._header_bodies("s.py")
+    assert header[5] == list(range(6, 12))  # `scale=2.0` matters where lines 6-11 run
+    assert header[4] == header[5]  # the decorator's line too
+    assert 6 not in header and 1 not in header  # body and module lines are not headers
+
+
+def test_test_files_expand_globs_once_and_in_order(tmp_path, monkeypatch):
+    (tmp_path / "tests").mkdir()
+    for name in ("test_a.py", "test_claims_mutants_x.py", "test_claims_mutants_y.py"):
+        (tmp_path / "tests" / name).write_text("", encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    monkeypatch.setitem(mutants.TESTS, "pkg", ["tests/test_a.py", "tests/test_claims_mutants_*.py",
+                                               "tests/test_claims_mutants_x.py", "tests/missing.py"])
+    assert mutants.test_files("pkg") == [
+        "tests/test_a.py", "tests/test_claims_mutants_x.py", "tests/test_claims_mutants_y.py"]

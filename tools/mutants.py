@@ -21,6 +21,15 @@ are left alone.  A mutant is *killed* when the tests of its package (`TESTS` bel
 of a process that has already imported numpy, sympy and pytest; the child serves the mutated
 source through an import hook, so nothing on disk changes and mutants run in parallel.
 
+Test selection (``--no-select`` turns it off): one coverage run of the package's tests, with one
+coverage context per test and the package's ``functools`` caches switched off (so that every test
+that *reads* a cached result runs the code that computes it), maps each statement to the tests
+that execute it; a mutant runs only those.  A mutant in a function's header (a default, a
+decorator's argument) runs the tests that execute the function's body; one in a statement run at
+import (module constants, the ledger's entries) runs the whole set; one in a statement that no
+test executes survives without a run.  The map is kept in ``.mutants-map-<package>.json`` while the
+package's sources and tests are unchanged.  A test id pytest cannot take falls back to the whole set.
+
 Surviving mutants judged *equivalent* (no test can kill them: the program means the same) are
 listed in ``tools/mutants-equivalent.txt``, one per line as ``<module>:<line>:<operator>:<detail>
 # reason``; the run reads that file, reports them apart and computes the kill rate without them.
@@ -59,9 +68,11 @@ TESTS = {
         "tests/test_claims_literal_002.py",
         "tests/test_claims_literal_004.py",
         "tests/test_claims_mutants.py",
+        "tests/test_claims_mutants_*.py",  # globs: the per-module files that kill survivors
     ],
     "ropemath/symbolic": [
         "tests/test_symbolic_mutants.py",
+        "tests/test_symbolic_mutants_*.py",
         "tests/test_symbolic_proofs.py",
         "tests/test_symbolic_refutations.py",
         "tests/test_symbolic_derivation.py",
@@ -272,6 +283,146 @@ def _purge(package: str) -> None:
             del sys.modules[mod]
 
 
+def _header_bodies(path: str) -> dict[int, list[int]]:
+    """line of a function's header (decorators, defaults) -> the lines of its body: a mutant of a
+    default or a decorator's argument matters only where the function runs."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    out: dict[int, list[int]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            body = list(range(node.body[0].lineno, node.end_lineno + 1))
+            for line in range(first, node.body[0].lineno):
+                out[line] = body
+    return out
+
+
+def _statement_lines(path: str) -> dict[int, int]:
+    """line -> first line of the innermost statement containing it (the line coverage records)."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    best: dict[int, tuple[int, int]] = {}  # line -> (span, statement's first line)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            span = node.end_lineno - node.lineno
+            for line in range(node.lineno, node.end_lineno + 1):
+                if line not in best or span < best[line][0]:
+                    best[line] = (span, node.lineno)
+    return {line: first for line, (_, first) in best.items()}
+
+
+class _ContextPerTest:
+    """pytest plugin: coverage context = the running test's node id (setup, call and teardown)."""
+
+    def __init__(self, cov) -> None:
+        self.cov = cov
+
+    def pytest_runtest_logstart(self, nodeid, location):  # noqa: D102 (pytest hook)
+        self.cov.switch_context(nodeid)
+
+    def pytest_runtest_logfinish(self, nodeid, location):  # noqa: D102
+        self.cov.switch_context("")
+
+
+def _map_child(package: str, tests: list[str], out: str) -> int:
+    """In a forked child: run the tests of ``package`` under coverage with one context per test and
+    write, per module, line -> test ids (``""`` = run at import or collection) and the unexecuted
+    statements.  Caches are switched off first, so that every test that reads a cached result runs
+    the code that computes it and is selected for its mutants."""
+    import functools
+
+    import coverage
+    import pytest
+
+    def ours(f) -> bool:
+        return getattr(f, "__module__", "").startswith("ropemath.")
+
+    cache, lru_cache, cached_property = functools.cache, functools.lru_cache, functools.cached_property
+
+    def lru(*a, **k):
+        if a and callable(a[0]):
+            return a[0] if ours(a[0]) else lru_cache(*a, **k)
+        decorate = lru_cache(*a, **k)
+        return lambda f: f if ours(f) else decorate(f)
+
+    class NoCachedProperty(cached_property):
+        def __new__(cls, func):
+            return property(func) if ours(func) else super().__new__(cls)
+
+    functools.cache = lambda f: f if ours(f) else cache(f)
+    functools.lru_cache, functools.cached_property = lru, NoCachedProperty
+    _purge(package)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    cov = coverage.Coverage(data_file=None, include=[str(ROOT / package / "*.py")])
+    cov.start()
+    args = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header", "-W", "ignore", *tests]
+    code = int(pytest.main(args, plugins=[_ContextPerTest(cov)]))
+    cov.stop()
+    data, result = cov.get_data(), {}
+    for path in sorted((ROOT / package).glob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        _, statements, _, missing, _ = cov.analysis2(str(path))
+        contexts = data.contexts_by_lineno(str(path))
+        result[rel] = {"missing": sorted(missing), "lines": {str(k): sorted(v) for k, v in contexts.items()}}
+    Path(out).write_text(json.dumps(result), encoding="utf-8")
+    return code
+
+
+def select_tests(package: str, mutants: list[Mutant]) -> dict[str, list[str]]:
+    """key -> the test ids that execute the mutant's statement ([] = no test executes it); mutants of
+    statements run at import are left out (they get the whole test set)."""
+    import hashlib
+    import tempfile
+
+    tests = test_files(package)
+    digest = hashlib.sha256()
+    for path in [*sorted((ROOT / package).glob("*.py")), *(ROOT / t for t in tests)]:
+        digest.update(str(path).encode() + path.read_bytes())
+    cached = ROOT / f".mutants-map-{Path(package).name}.json"  # reused while sources and tests are unchanged
+    coverage_map = None
+    if cached.exists():
+        stored = json.loads(cached.read_text(encoding="utf-8"))
+        if stored.get("digest") == digest.hexdigest():
+            coverage_map = stored["map"]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "map.json")
+        if coverage_map is None:
+            pid = os.fork()
+            if pid == 0:
+                code = 1
+                try:
+                    code = _map_child(package, tests, out)
+                finally:
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) != 0 or not os.path.exists(out):
+                raise SystemExit(f"the coverage run of the tests of {package} failed: fix the tests first")
+            coverage_map = json.loads(Path(out).read_text(encoding="utf-8"))
+            cached.write_text(json.dumps({"digest": digest.hexdigest(), "map": coverage_map}), encoding="utf-8")
+    selection: dict[str, list[str]] = {}
+    statement_of = {path: _statement_lines(path) for path in {m.path for m in mutants}}
+    header_of = {path: _header_bodies(path) for path in {m.path for m in mutants}}
+    for m in mutants:
+        info = coverage_map.get(m.path)
+        line = statement_of[m.path].get(m.line)
+        if info is None or line is None:
+            continue
+        if m.line in header_of[m.path]:  # a default or a decorator's argument: the tests that run the body
+            ids = {t for b in header_of[m.path][m.line] for t in info["lines"].get(str(b), ())} - {""}
+            if ids:
+                selection[m.key] = sorted(ids)
+                continue
+        ids = info["lines"].get(str(line))
+        if ids is None:
+            if line in info["missing"]:
+                selection[m.key] = []  # no test executes this statement
+            continue
+        if "" not in ids:
+            selection[m.key] = ids
+    return selection
+
+
 def _run_child(mutant: Mutant, tests: list[str]) -> int:
     """In a forked child: install the mutant, re-import the packages, run the tests; return pytest's code."""
     import pytest
@@ -286,8 +437,12 @@ def _run_child(mutant: Mutant, tests: list[str]) -> int:
     return int(pytest.main(args))
 
 
-def run(mutants: list[Mutant], jobs: int, timeout: float) -> dict[str, str]:
-    """Run every mutant (``jobs`` at a time); return key -> "killed" / "survived" / "timeout"."""
+def run(mutants: list[Mutant], jobs: int, timeout: float, select: bool = True) -> dict[str, str]:
+    """Run every mutant (``jobs`` at a time); return key -> "killed" / "survived" / "timeout".
+
+    With ``select``, a coverage run first finds the tests that execute each mutated statement and a
+    mutant runs only those (a statement no test executes survives without a run; one executed at
+    import runs the whole set)."""
     import numpy  # noqa: F401  (imported once in the parent, shared by every forked child)
     import pytest  # noqa: F401
     import sympy  # noqa: F401
@@ -296,6 +451,15 @@ def run(mutants: list[Mutant], jobs: int, timeout: float) -> dict[str, str]:
     import ropemath.core  # noqa: F401
 
     os.chdir(ROOT)
+    # Children inherit what the parent imported: load pytest's plugins once here (a collection of a
+    # small file, output discarded), and let Python and pytest's assertion rewriter keep their
+    # compiled files (PYTHONDONTWRITEBYTECODE would make every child recompile every test module).
+    sys.dont_write_bytecode = False
+    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    pytest.main(["--collect-only", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "tests/test_verdict.py"])
+    os.dup2(saved, 1)
+    _purge("ropemath/symbolic")
     results: dict[str, str] = {}
     # symbolic mutants first, from a parent that has not imported ropemath.symbolic; then the
     # claims mutants, from a parent whose sympy proofs are computed and cached (they cannot change)
@@ -311,11 +475,34 @@ def run(mutants: list[Mutant], jobs: int, timeout: float) -> dict[str, str]:
         baseline = Mutant(group[0].path, -1, 0, "none", "unchanged")
         if _fork_all([baseline], 1, timeout)[baseline.key] != "survived":
             raise SystemExit(f"the tests of {package} fail without any mutant: fix them first")
-        results.update(_fork_all(group, jobs, timeout))
+        selection = select_tests(package, group) if select else {}
+        for m in group:
+            if selection.get(m.key) == []:
+                results[m.key] = "survived"
+        group = [m for m in group if m.key not in results]
+        print(f"{package}: {len(group)} mutants to run, {sum(1 for k in selection if selection[k])} with "
+              f"selected tests", file=sys.stderr, flush=True)
+        results.update(_fork_all(group, jobs, timeout, selection))
     return results
 
 
-def _fork_all(mutants: list[Mutant], jobs: int, timeout: float) -> dict[str, str]:
+def test_files(package: str) -> list[str]:
+    """The test files of ``package`` that exist (globs in ``TESTS`` expanded, in order)."""
+    out: list[str] = []
+    for pattern in TESTS[package]:
+        for path in sorted(ROOT.glob(pattern)) if "*" in pattern else [ROOT / pattern]:
+            rel = str(path.relative_to(ROOT))
+            if path.exists() and rel not in out:
+                out.append(rel)
+    return out
+
+
+def _fork_all(
+    mutants: list[Mutant], jobs: int, timeout: float, selection: dict[str, list[str]] | None = None
+) -> dict[str, str]:
+    """Run each mutant in a forked child against its selected tests (``selection``: key -> test ids;
+    missing: the package's whole test set); key -> "killed" / "survived" / "timeout"."""
+    selection = selection or {}
     results: dict[str, str] = {}
     running: dict[int, tuple[Mutant, float]] = {}
     queue = list(mutants)
@@ -323,7 +510,7 @@ def _fork_all(mutants: list[Mutant], jobs: int, timeout: float) -> dict[str, str
     while queue or running:
         while queue and len(running) < jobs:
             mutant = queue.pop(0)
-            tests = [t for t in TESTS[mutant.package] if (ROOT / t).exists()]
+            tests = selection.get(mutant.key) or test_files(mutant.package)
             pid = os.fork()
             if pid == 0:
                 code = 1
@@ -345,6 +532,9 @@ def _fork_all(mutants: list[Mutant], jobs: int, timeout: float) -> dict[str, str
             continue
         mutant, _ = running.pop(pid)
         code = os.waitstatus_to_exitcode(status)
+        if code in (4, 5) and selection.pop(mutant.key, None):  # a test id pytest could not take
+            queue.append(mutant)
+            continue
         results[mutant.key] = "survived" if code == 0 else "killed"
         done += 1
         if done % 25 == 0:
@@ -386,10 +576,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--goal", type=float, default=0.90)
     parser.add_argument("--tests", nargs="+", metavar="FILE", help="run these test files instead of TESTS")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--keys", metavar="FILE", help="run only the mutants whose keys FILE lists (one per line)")
+    parser.add_argument("--no-select", action="store_true",
+                        help="run every mutant against the whole test set (no coverage-based selection)")
     parser.add_argument("--json", metavar="FILE", help="write every mutant and its fate to FILE")
     args = parser.parse_args(argv)
     paths = args.only or sorted(str(p.relative_to(ROOT)) for pkg in PACKAGES for p in (ROOT / pkg).glob("*.py"))
     mutants = [m for p in paths for m in list_mutants(p)]
+    if args.keys:
+        wanted = {line.split()[0] for line in Path(args.keys).read_text(encoding="utf-8").splitlines() if line.strip()}
+        mutants = [m for m in mutants if m.key in wanted]
     sampled = bool(args.limit and len(mutants) > args.limit)
     if sampled:
         step = -(-len(mutants) // args.limit)
@@ -404,7 +600,7 @@ def main(argv: list[str] | None = None) -> int:
             TESTS[pkg] = args.tests
     equivalent = read_equivalent()
     print(f"{len(mutants)} mutants over {len(paths)} modules, {args.jobs} jobs", file=sys.stderr)
-    results = run(mutants, args.jobs, args.timeout)
+    results = run(mutants, args.jobs, args.timeout, not args.no_select)
     failed = False
     for pkg in PACKAGES:
         mine = [m for m in mutants if m.package == pkg]
