@@ -198,7 +198,7 @@ def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one).
 
     Both parts are measured: the sympy step, and another solution whose product depends on m - n only
-    (``key_exponent=1`` spoils it: f_k = 2^n k e^(i n theta)).
+    and is q k* at m = n = 0 (``key_exponent=1`` spoils it: f_k = 2^n k e^(i n theta)).
     """
     ok, text = _steps("radial_solution", factor=factor)
     rng = np.random.default_rng(21)  # seed 21: another solution, f_q = 2^m q e^{im t}, f_k = 2^-n k e^{in t}
@@ -210,7 +210,7 @@ def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
         def prod(a: float, b: float, q: complex = q, k: complex = k) -> complex:
             return 2**a * q * cmath.exp(1j * a) * (2 ** (key_exponent * b) * k * cmath.exp(1j * b)).conjugate()
 
-        worst = max(worst, abs(prod(m + s, n + s) - prod(m, n)) / abs(prod(m, n)))
+        worst = max(worst, abs(prod(m + s, n + s) - prod(m, n)) / abs(prod(m, n)), abs(prod(0, 0) - q * k.conjugate()))
     return Outcome(
         "holds" if ok and worst <= 1e-12 else "fails",
         f"{text} Not unique: f_q = 2^m q e^(i m theta), f_k = 2^-n k e^(i n theta) "
