@@ -179,17 +179,18 @@ def index_shift(*, matrix_first: int = 1) -> Outcome:
 
 @control("the fifth sine entry written sin m theta_2", fifth_sine=2)
 def elementwise_display(*, fifth_sine: int = 1) -> Outcome:
-    r"""§4.1 as written (d = 8): sine entry 4 is :math:`\sin m\theta_1` where the rotation needs :math:`\theta_2`."""
-    d, m, q = 8, 1.0, np.eye(8)[5]
+    r"""§4.1 as written (d = 8), every entry of R_m: sine entry 4 is :math:`\sin m\theta_1`, not :math:`\theta_2`'s."""
+    d, m, q = 8, 1.0, np.eye(8)  # the display applied to every q = e_j at once: column j is the result for e_j
     sines = [0, 0, 1, 1, fifth_sine, 2, 3, 3]  # as displayed; the vertical dots stand for the one entry left
     cosines = [0, 0, 1, 1, 2, 2, 3, 3]
     turned = np.array([-q[1], q[0], -q[3], q[2], -q[5], q[4], -q[7], q[6]])
-    stated = q * np.cos([m * _theta(i, d) for i in cosines]) + turned * np.sin([m * _theta(i, d) for i in sines])
+    stated = q * np.cos([[m * _theta(i, d)] for i in cosines]) + turned * np.sin([[m * _theta(i, d)] for i in sines])
     actual = rotation_matrix(m, d) @ q
     x = np.random.default_rng(63).standard_normal(8)  # seed 63: eq. (34), each sin m theta_i twice
     corr = max(elementwise_error(x, p) for p in POSITIONS)
-    inputs = {"d": 8, "theta_i": "10^-i", "m": 1, "q": "e_5", "coordinate": 4}
-    return refuted(float(stated[4]), float(actual[4]), inputs, corr, "(R_m q)_4 from the displayed vectors")
+    i, j = (int(t) for t in np.unravel_index(np.argmax(np.abs(stated - actual)), (d, d)))  # the worst entry
+    inputs = {"d": 8, "theta_i": "10^-i", "m": 1, "q": f"e_{j}", "coordinate": i}
+    return refuted(float(stated[i, j]), float(actual[i, j]), inputs, corr, f"(R_m q)_{i} from the displayed vectors")
 
 
 @control("the elementwise product", product="elementwise")
