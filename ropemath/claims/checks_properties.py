@@ -70,8 +70,8 @@ def any_length(*, sign: int = 1) -> Outcome:
     orth = max(float(np.max(np.abs(rotation_matrix(m, 64).T @ rotation_matrix(m, 64) - np.eye(64)))) for m, _ in big)
     return identity(
         max(err, orth),
-        "relative identity and orthogonality at positions up to 2^20 (float64 angles; "
-        "the angle rounding grows like |m| 2^-52)",
+        f"relative identity and orthogonality at positions up to 2^20, (m, n) = {_pairs(big)} "
+        "(float64 angles; the angle rounding grows like |m| 2^-52)",
         tol=1e-8,
     )
 
@@ -119,7 +119,7 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
     bf = angles_in_format([256, 257], 128, dtype=short)[:, 0]
     drift = {m: float(np.max(phase_error(m, 128, dtype=mid))) for m in (2048, 10**6)}
     q, k = np.random.default_rng(14).standard_normal((2, 128))  # seed 14
-    far = _relative_residual(q, k, 10**6 + 3, 10**6)  # float64 angles
+    far = _relative_residual(q, k, *(far_mn := (10**6 + 3, 10**6)))  # float64 angles
     broken = bool(bf[0] == bf[1]) and drift[10**6] > 1e-2
     inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9
     example = {
@@ -137,7 +137,7 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
         f"256 and 257 {same} on pair 0{' (indistinguishable)' if bf[0] == bf[1] else ''}; formed in {mid} they drift "
         f"by up to {drift[2048]:.1e} rad at m = 2048 and {drift[10**6]:.1e} rad at m = 10^6 (float32 stores integers "
         f"exactly only up to {largest_distinct_integer('float32')}). With float64 angles the relative identity holds "
-        f"at m = 10^6 (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
+        f"at (m, n) = {_pairs([far_mn])} (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
     )
     return conditional(broken, inside, example, evidence)
 
@@ -183,8 +183,8 @@ def dot_and_angle(*, scale: float = 2.0) -> Outcome:
         angle = (alpha_q + m) - (alpha_k + n)  # polar angles after turning by m and n radians
         worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
     example = {
-        "a": [1.0, 0.0],
-        "b": [1.0, 0.0],
+        "a": num(a),
+        "b": num(b1),
         "b'": num(b2),
         "angle": 0.0,
         "a.b": float(a @ b1),
@@ -215,8 +215,9 @@ def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
         err = max(err, float(np.max(np.abs(Q - rotation_2d(np.arctan2(Q[1, 0], Q[0, 0]))))))
         a, b = rng.standard_normal(2)
         err = max(err, float(np.max(np.abs(rotation_2d(a) @ rotation_2d(b) - rotation_2d(b) @ rotation_2d(a)))))
-    rx = np.array([[1.0, 0, 0], [0, 0, -1], [0, 1, 0]])  # 90 degrees about x
-    rz = np.array([[0.0, -1, 0], [1, 0, 0], [0, 0, 1]])  # 90 degrees about z
+    rx, rz = np.eye(3), np.eye(3)
+    rx[1:, 1:] = rotation_2d(np.pi / 2)  # 90 degrees about x (turns the y-z plane)
+    rz[:2, :2] = rotation_2d(np.pi / 2)  # 90 degrees about z (turns the x-y plane)
     gap = float(np.max(np.abs(rx @ rz - rz @ rx)))
     out = identity(
         err if gap > 0.5 else float("inf"),
@@ -237,3 +238,8 @@ def what_q_is() -> Outcome:
         f"still equals R_m q (residual {res(err)}); the sines and cosines enter only as cos(m theta_i), "
         f"sin(m theta_i)."
     )
+
+
+def _pairs(pairs: list[tuple[float, float]]) -> str:
+    """Position pairs as integers, for evidence texts."""
+    return ", ".join(f"({m:.0f}, {n:.0f})" for m, n in pairs)
