@@ -171,3 +171,36 @@ def test_test_files_expand_globs_once_and_in_order(tmp_path, monkeypatch):
                                                "tests/test_claims_mutants_x.py", "tests/missing.py"])
     assert mutants.test_files("pkg") == [
         "tests/test_a.py", "tests/test_claims_mutants_x.py", "tests/test_claims_mutants_y.py"]
+
+
+def test_tests_that_failed_in_the_coverage_run_are_run_for_every_mutant(tmp_path, monkeypatch):
+    """A test that fails with the caches off (it asserts that a cached call returns the same object)
+    cannot be mapped to the lines it covers with caches on: every mutant runs it, also one on a line
+    no other test executes; without it in the map, a mutant runs only the tests of its line."""
+    import hashlib
+    import json
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "s.py").write_text(SELECTION_SAMPLE, encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_s.py").write_text("", encoding="utf-8")
+    monkeypatch.setattr(mutants, "ROOT", tmp_path)
+    monkeypatch.setitem(mutants.TESTS, "pkg", ["tests/test_s.py"])
+    digest = hashlib.sha256()
+    for path in (tmp_path / "pkg" / "s.py", tmp_path / "tests" / "test_s.py"):
+        digest.update(str(path).encode() + path.read_bytes())
+    found = {m.line: m for m in mutants.list_mutants("pkg/s.py")}
+    covered, uncovered = found[min(k for k in found if k >= 10)], found[6]
+
+    def selection(failed):
+        info = {"missing": [6], "lines": {"10": ["t::a"], "11": ["t::a"], "12": ["t::a"], "13": ["t::a"]}}
+        cov_map = {"pkg/s.py": info, **({mutants.FAILED_KEY: failed} if failed is not None else {})}
+        (tmp_path / ".mutants-map-pkg.json").write_text(
+            json.dumps({"digest": digest.hexdigest(), "map": cov_map}), encoding="utf-8")
+        return mutants.select_tests("pkg", [covered, uncovered])
+
+    with_failed = selection(["t::identity"])
+    assert with_failed[covered.key] == ["t::a", "t::identity"]
+    assert with_failed[uncovered.key] == ["t::identity"]
+    without = selection(None)  # negative control: nothing failed, nothing added
+    assert without[covered.key] == ["t::a"] and without[uncovered.key] == []

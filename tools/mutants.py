@@ -297,6 +297,10 @@ def _header_bodies(path: str) -> dict[int, list[int]]:
     return out
 
 
+#: key of the coverage map listing the tests that failed in the coverage run
+FAILED_KEY = "__failed__"
+
+
 def _statement_lines(path: str) -> dict[int, int]:
     """line -> first line of the innermost statement containing it (the line coverage records)."""
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
@@ -315,6 +319,11 @@ class _ContextPerTest:
 
     def __init__(self, cov) -> None:
         self.cov = cov
+        self.failed: set[str] = set()
+
+    def pytest_runtest_logreport(self, report):  # noqa: D102 (pytest hook)
+        if report.failed:
+            self.failed.add(report.nodeid)
 
     def pytest_runtest_logstart(self, nodeid, location):  # noqa: D102 (pytest hook)
         self.cov.switch_context(nodeid)
@@ -357,16 +366,19 @@ def _map_child(package: str, tests: list[str], out: str) -> int:
     cov = coverage.Coverage(data_file=None, include=[str(ROOT / package / "*.py")])
     cov.start()
     args = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header", "-W", "ignore", *tests]
-    code = int(pytest.main(args, plugins=[_ContextPerTest(cov)]))
+    plugin = _ContextPerTest(cov)
+    code = int(pytest.main(args, plugins=[plugin]))
     cov.stop()
-    data, result = cov.get_data(), {}
+    data, result = cov.get_data(), {FAILED_KEY: sorted(plugin.failed)}
     for path in sorted((ROOT / package).glob("*.py")):
         rel = str(path.relative_to(ROOT))
         _, statements, _, missing, _ = cov.analysis2(str(path))
         contexts = data.contexts_by_lineno(str(path))
         result[rel] = {"missing": sorted(missing), "lines": {str(k): sorted(v) for k, v in contexts.items()}}
     Path(out).write_text(json.dumps(result), encoding="utf-8")
-    return code
+    # a test that fails only because the caches are off (e.g. one asserting that two calls return the
+    # same cached object) is no reason to give up: it is run for every mutant (see select_tests)
+    return 0 if code == 1 and plugin.failed else code
 
 
 def select_tests(package: str, mutants: list[Mutant]) -> dict[str, list[str]]:
@@ -400,6 +412,12 @@ def select_tests(package: str, mutants: list[Mutant]) -> dict[str, list[str]]:
                 raise SystemExit(f"the coverage run of the tests of {package} failed: fix the tests first")
             coverage_map = json.loads(Path(out).read_text(encoding="utf-8"))
             cached.write_text(json.dumps({"digest": digest.hexdigest(), "map": coverage_map}), encoding="utf-8")
+    # tests that failed in the coverage run (caches off) may stop before the lines they cover with
+    # caches on: they cannot be mapped, so every mutant runs them
+    always = coverage_map.get(FAILED_KEY, [])
+    if always:
+        print(f"coverage run of {package}: {len(always)} test(s) failed with the caches off, run for every "
+              f"mutant: {', '.join(always)}", file=sys.stderr)
     selection: dict[str, list[str]] = {}
     statement_of = {path: _statement_lines(path) for path in {m.path for m in mutants}}
     header_of = {path: _header_bodies(path) for path in {m.path for m in mutants}}
@@ -411,15 +429,15 @@ def select_tests(package: str, mutants: list[Mutant]) -> dict[str, list[str]]:
         if m.line in header_of[m.path]:  # a default or a decorator's argument: the tests that run the body
             ids = {t for b in header_of[m.path][m.line] for t in info["lines"].get(str(b), ())} - {""}
             if ids:
-                selection[m.key] = sorted(ids)
+                selection[m.key] = sorted(ids | set(always))
                 continue
         ids = info["lines"].get(str(line))
         if ids is None:
             if line in info["missing"]:
-                selection[m.key] = []  # no test executes this statement
+                selection[m.key] = list(always)  # no test executes this statement (but those that failed might)
             continue
         if "" not in ids:
-            selection[m.key] = ids
+            selection[m.key] = sorted(set(ids) | set(always))
     return selection
 
 
