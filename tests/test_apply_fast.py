@@ -6,7 +6,7 @@ import pytest
 from constructions import complex_rope, loop_block_diagonal
 
 from ropemath import RopeCache, apply_rope, to_half
-from ropemath.core.apply import _blocks, _complex_viewable
+from ropemath.core.kernels import _blocks, _complex_viewable
 
 # Tolerances relative to the largest |x|: rounding of cos/sin and of two products and a sum
 # in the working precision (float16: eps 9.8e-4, float32: 1.2e-7, float64: 2.2e-16).

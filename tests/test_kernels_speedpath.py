@@ -9,8 +9,9 @@ import pytest
 from test_apply_fast import dense
 
 from ropemath import RopeCache, apply_rope, to_half
-from ropemath.core.apply import _SPLIT, _empty, _factorised, _unit_rows, _unit_table
+from ropemath.core.outputs import new_output as _empty
 from ropemath.core.rotation import frequencies
+from ropemath.core.tables import _SPLIT, _factorised, _unit_rows, _unit_table
 
 EPS = 2.0**-52  # float64 machine epsilon
 C64, C128 = np.dtype(np.complex64), np.dtype(np.complex128)
@@ -242,9 +243,11 @@ def test_new_arrays_are_faulted_in_without_changing_what_is_computed(shape):
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_layouts_agree_byte_for_byte_with_signed_zeros(dtype):
-    """The half kernel gathers a pair as (a + 0i), then writes b over the imaginary part: the complex
-    number it multiplies has exactly the bits of (a, b), signed zeros included (assert_array_equal
-    would not see a lost sign of zero, so the bytes are compared)."""
+    """The half kernel gathers a pair (float64: a + 0i, then b over the imaginary part; float32: b as
+    bits into the shifted integer view, then a) and scatters it (float32: truncating integer casts):
+    the complex number it multiplies has exactly the bits of (a, b), and the result goes out as it
+    came, signed zeros included (assert_array_equal would not see a lost sign of zero, so the bytes
+    are compared)."""
     rng = np.random.default_rng(68)  # seed 68
     x = rng.standard_normal((2, 300, 16)).astype(dtype)
     x[rng.random(x.shape) < 0.3] = 0.0
@@ -255,3 +258,30 @@ def test_layouts_agree_byte_for_byte_with_signed_zeros(dtype):
     assert half.tobytes() == to_half(apply_rope(x, m, layout="interleaved")).tobytes()
     cache = RopeCache(16, max_position=4096)
     assert cache.apply(to_half(x), m, layout="half").tobytes() == half.tobytes()
+
+
+@pytest.mark.parametrize("shape", [(3, 2), (2, 300, 16), (4, 2048, 128), (1, 7, 130)])
+def test_float32_half_kernel_moves_bits_like_the_float_copies(shape, monkeypatch):
+    """On a little-endian machine float32 pairs are moved as 64/32-bit integers; the float copies
+    (what a big-endian machine runs) must give the same bytes.  The integer path must really be the
+    one taken here (else this compares a path with itself), and flipping the sign of one second
+    coordinate changes the bytes (the comparison can say no)."""
+    import sys
+
+    from ropemath.core import kernels
+
+    if sys.byteorder != "little":
+        pytest.skip("the integer path runs on little-endian machines only")
+    rng = np.random.default_rng(69)  # seed 69
+    x = rng.standard_normal(shape).astype(np.float32)
+    x[rng.random(shape) < 0.1] = -0.0
+    m = rng.integers(0, 4096, shape[:-1])
+    bits = apply_rope(x, m, layout="half")
+    monkeypatch.setattr(kernels, "sys", type("big", (), {"byteorder": "big"}))
+    floats = apply_rope(x, m, layout="half")
+    assert bits.tobytes() == floats.tobytes()
+    flipped = x.copy()  # negative control: one second coordinate b_k with its sign flipped
+    flipped[(0,) * (len(shape) - 1) + (shape[-1] - 1,)] *= -1
+    assert apply_rope(flipped, m, layout="half").tobytes() != floats.tobytes()
+    monkeypatch.undo()
+    assert apply_rope(flipped, m, layout="half").tobytes() != bits.tobytes()

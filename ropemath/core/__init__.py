@@ -2,8 +2,9 @@
 input validation, and precision / round-off of the angles.
 
 Layer 0: may import: numpy only (and other modules of ``ropemath.core``).
-Modules: ``rotation``, ``blocks``, ``apply``, ``cache``, ``checks``, ``spectrum``, ``roundoff``, ``precision``,
-``verdict`` (how a check is reported: a bound and a yes, never rounding noise).
+Modules: ``rotation``, ``blocks``, ``tables``, ``kernels``, ``outputs``, ``apply``, ``cache``, ``checks``,
+``spectrum``, ``roundoff``, ``precision``, ``verdict`` (how a check is reported: a bound and a yes, never
+rounding noise).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
@@ -28,6 +29,10 @@ from ropemath.core.checks import (
     orthogonality_error,
     relative_position_error,
     transpose_error,
+)
+from ropemath.core.outputs import (
+    pooled_bytes,
+    set_output_pool,
 )
 from ropemath.core.precision import (
     angles_in_format,
@@ -82,10 +87,12 @@ __all__ = [
     "norm_error",
     "orthogonality_error",
     "phase_error",
+    "pooled_bytes",
     "relative_position_error",
     "rotation_2d",
     "rotation_matrix",
     "round_to_format",
+    "set_output_pool",
     "shift_error_in_format",
     "to_bfloat16",
     "to_half",

@@ -35,8 +35,10 @@ from ropemath.core._validate import (
     check_x,
     not_finite_error,
 )
-from ropemath.core.apply import _COMPLEX, _empty, _rotate, _rotate_pairs, _unit_table
+from ropemath.core.kernels import _COMPLEX, _rotate, _rotate_pairs
+from ropemath.core.outputs import new_output
 from ropemath.core.rotation import pair_frequencies
+from ropemath.core.tables import _unit_table
 
 __all__ = ["RopeCache"]
 
@@ -151,7 +153,7 @@ class RopeCache:
     def _check_out(out: object, x: np.ndarray) -> np.ndarray:
         """Return a writeable output array for ``x``: new if ``out`` is None, else ``out`` checked."""
         if out is None:
-            return _empty(x.shape, x.dtype)
+            return new_output(x.shape, x.dtype)
         if not isinstance(out, np.ndarray):
             raise TypeError(f"out must be a numpy array or None, got {_describe(out)}")
         if out.shape != x.shape or out.dtype != x.dtype:
