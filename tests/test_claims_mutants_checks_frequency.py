@@ -263,3 +263,18 @@ def test_extrapolation_reports_the_slowest_turn_at_position_2047():
     seen = 2047 * 10000.0 ** (-126 / 128) / (2 * math.pi)
     frac, pos = _numbers(r"turned only ([0-9.]+) of a full turn by position (\d+)", F.extrapolation().evidence)
     assert (frac, pos) == (f"{seen:.3f}", "2047")
+
+
+def test_theta_zero_based_looks_at_every_pair_up_to_the_last(monkeypatch):
+    """The check compares 10000^(-2i/d) with ropemath.frequencies for every i = 0 .. d/2 - 1: a faulty
+    frequencies whose last pair alone is off (doubled) must make it fail; the real one holds."""
+    assert F.theta_zero_based().verdict == "holds"
+    real = F.frequencies
+
+    def last_pair_doubled(d, *args, **kwargs):
+        theta = np.array(real(d, *args, **kwargs), dtype=float)
+        theta[-1] *= 2.0
+        return theta
+
+    monkeypatch.setattr(F, "frequencies", last_pair_doubled)
+    assert F.theta_zero_based().verdict == "fails"

@@ -85,3 +85,12 @@ def test_sparse_cost_table_and_counterexample():
         assert f"{d}: {{'dense': {d * d}, 'sparse': {2 * d}, 'eq. (34)': {2 * d}}}" in ev
     ex = L.sparse_is_inefficient().counterexample
     assert (ex["multiplications dense"], ex["eq. (34)"]) == (ex["d"] ** 2, 2 * ex["d"])
+
+
+def test_sdpa_is_inner_product_can_come_out_holds(monkeypatch):
+    """The check looks at what SDPA returns: an attention that returned one number per query (a faulty
+    implementation swapped in, as an inner product would) makes the claim hold; the real one fails it."""
+    assert L.sdpa_is_inner_product().verdict == "fails"
+    monkeypatch.setattr(L, "rope_softmax_attention", lambda q, k, v, pos, layout: np.einsum("md,md->m", q, k))
+    outcome = L.sdpa_is_inner_product()
+    assert outcome.verdict == "holds" and "of shape []" in outcome.evidence

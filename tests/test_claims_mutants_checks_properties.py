@@ -111,3 +111,21 @@ def test_stability_checks_float64_angles_near_position_ten_to_the_six():
     rhs = q @ (_dense_rotation(n - m, 128) @ k)
     assert abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)) < 1e-9
     assert "(relative residual below 1e-9, seed 14)" in out.evidence
+
+
+def test_rotations_2d_vs_3d_needs_3d_turns_that_do_not_commute(monkeypatch):
+    """The check's 3D part: were the 90-degree turns about x and z to commute (rotation_2d(pi/2) = I swapped
+    in, so R_x = R_z = I), the claim's contrast would be gone and the check must not say "holds"."""
+    assert cp.rotations_2d_vs_3d().verdict == "holds"
+    real = cp.rotation_2d
+    monkeypatch.setattr(cp, "rotation_2d", lambda a: np.eye(2) if a == np.pi / 2 else real(a))
+    assert cp.rotations_2d_vs_3d().verdict != "holds"
+
+
+def test_dot_and_angle_samples_rotations_of_both_signs(monkeypatch):
+    """The rotated copies turn q and k by angles drawn from [-50, 50]: a faulty rotation_2d that ignores the
+    sign of its angle (R(|a|) swapped in) must be caught, which needs negative angles among the samples."""
+    right = cp.dot_and_angle().verdict
+    real = cp.rotation_2d
+    monkeypatch.setattr(cp, "rotation_2d", lambda a: real(abs(a)))
+    assert cp.dot_and_angle().verdict != right
