@@ -166,3 +166,14 @@ def test_flag_is_not_trusted_by_verify_step():
 def test_wrong_lhs_is_flagged_too():
     s = step("radial_solution")
     assert verify_step(dataclasses.replace(s, lhs=R_f(k, m))) is False
+
+
+def test_a_rebuilt_derivation_equals_the_cached_one():
+    """A derivation is a value: building it again gives equal steps (equations, reasons, verdicts). Each
+    build has its own check closures (some steps), which therefore take no part in equality (compare=False)."""
+    from ropemath.symbolic import derivation
+
+    again = derivation._build()
+    cached = derivation.derivation_steps()
+    assert again == cached
+    assert any(a.check is not b.check for a, b in zip(again, cached, strict=True))  # closures of each build

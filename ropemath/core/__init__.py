@@ -30,10 +30,6 @@ from ropemath.core.checks import (
     relative_position_error,
     transpose_error,
 )
-from ropemath.core.outputs import (
-    pooled_bytes,
-    set_output_pool,
-)
 from ropemath.core.precision import (
     angles_in_format,
     largest_distinct_integer,
@@ -87,12 +83,10 @@ __all__ = [
     "norm_error",
     "orthogonality_error",
     "phase_error",
-    "pooled_bytes",
     "relative_position_error",
     "rotation_2d",
     "rotation_matrix",
     "round_to_format",
-    "set_output_pool",
     "shift_error_in_format",
     "to_bfloat16",
     "to_half",
