@@ -105,3 +105,38 @@ def test_the_pool_stays_within_its_limit(pool):
 def test_bad_pool_limits_are_named(bad, error, words):
     with pytest.raises(error, match=words):
         set_output_pool(bad)
+
+
+@pytest.mark.skipif(not outputs._ENABLED, reason="the pool is off on this interpreter")
+def test_threads_never_get_each_others_results(pool, monkeypatch):
+    """Four threads rotate their own x again and again, keeping their last two results and checking them after
+    every call: a buffer handed to two holders at once would be overwritten by the other thread's rotation.
+    Negative control: with a pool blind to the reference count, the same check sees x1's rotation in x0's result."""
+    import threading
+
+    rng = np.random.default_rng(71)  # seed 71
+    xs = [rng.standard_normal(SHAPE).astype(np.float32) for _ in range(4)]
+    m = np.arange(SHAPE[1])
+    expected = [apply_rope(x, m, layout="half").tobytes() for x in xs]
+    failures = []
+
+    def work(t):
+        kept = []
+        for _ in range(15):
+            kept = [*kept[-1:], apply_rope(xs[t], m, layout="half")]
+            if any(y.tobytes() != expected[t] for y in kept):
+                failures.append(t)
+                return
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert failures == []
+    set_output_pool(0)  # an empty pool, then one buffer in it
+    set_output_pool(2**26)
+    monkeypatch.setattr(outputs, "_refs", lambda buffer: outputs._FREE_COUNT)
+    first = apply_rope(xs[0], m, layout="half")
+    apply_rope(xs[1], m, layout="half")
+    assert first.tobytes() != expected[0]
