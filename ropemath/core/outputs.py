@@ -7,7 +7,7 @@ computes; it decides where a result is written.
 Why a pool.  numpy takes an array of 4 MiB or more from the operating system (``mmap``), with
 transparent huge pages where Linux allows them, and the kernel zeroes each page on its first write.
 For the memory-bound rotation that zeroing is most of the cost of a new array: a bare multiply into a
-new 64 MiB float32 array took 2.2-2.6 times as long as the same multiply into an existing one
+new 64 MiB float32 array took 2.0-2.6 times as long as the same multiply into an existing one
 (``ropemath bench``, row "floor (new array)", 2-core AMD EPYC VM).  Real models call RoPE on arrays
 of the same shape again and again (every layer, every step), and drop each result soon.  So a
 released result's memory is handed out again, already faulted in, instead of new pages.
