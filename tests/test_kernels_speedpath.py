@@ -262,16 +262,18 @@ def test_layouts_agree_byte_for_byte_with_signed_zeros(dtype):
 
 @pytest.mark.parametrize("shape", [(3, 2), (2, 300, 16), (4, 2048, 128), (1, 7, 130)])
 def test_float32_half_kernel_moves_bits_like_the_float_copies(shape, monkeypatch):
-    """On a little-endian machine float32 pairs are moved as 64/32-bit integers; the float copies
-    (what a big-endian machine runs) must give the same bytes.  The integer path must really be the
-    one taken here (else this compares a path with itself), and flipping the sign of one second
-    coordinate changes the bytes (the comparison can say no)."""
+    """Without the compiled mover (tests/test_pairs.py), on a little-endian machine float32 pairs are
+    moved as 64/32-bit integers; the float copies (what a big-endian machine runs) must give the same
+    bytes.  The integer path must really be the one taken here (else this compares a path with itself:
+    the compiled mover is switched off for both runs), and flipping the sign of one second coordinate
+    changes the bytes (the comparison can say no)."""
     import sys
 
     from ropemath.core import kernels
 
     if sys.byteorder != "little":
         pytest.skip("the integer path runs on little-endian machines only")
+    monkeypatch.setattr(kernels, "_pairs", None)
     rng = np.random.default_rng(69)  # seed 69
     x = rng.standard_normal(shape).astype(np.float32)
     x[rng.random(shape) < 0.1] = -0.0
@@ -283,5 +285,5 @@ def test_float32_half_kernel_moves_bits_like_the_float_copies(shape, monkeypatch
     flipped = x.copy()  # negative control: one second coordinate b_k with its sign flipped
     flipped[(0,) * (len(shape) - 1) + (shape[-1] - 1,)] *= -1
     assert apply_rope(flipped, m, layout="half").tobytes() != floats.tobytes()
-    monkeypatch.undo()
+    monkeypatch.setattr(kernels, "sys", sys)
     assert apply_rope(flipped, m, layout="half").tobytes() != bits.tobytes()

@@ -28,6 +28,7 @@ import numpy as np
 
 from ropemath.cli import bench
 from ropemath.core._validate import check_d, check_int
+from ropemath.core.kernels import _pair_mover
 
 SECTIONS = ("table", "scaling", "decay")
 FIT_FROM = 256  # fit the exponents on d >= 256, where per-call overhead no longer dominates
@@ -85,7 +86,8 @@ def goals(rows: list[dict]) -> list[dict]:
 def _machine() -> dict:
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
     return {"cores": os.cpu_count(), "load_average": [round(v, 2) for v in load], "numpy": np.__version__,
-            "python": sys.version.split()[0], "blas_threads": {k: os.environ.get(k) for k in THREAD_VARIABLES}}
+            "python": sys.version.split()[0], "blas_threads": {k: os.environ.get(k) for k in THREAD_VARIABLES},
+            "pair_mover": _pair_mover()}
 
 
 def _print_report(res: dict) -> None:
@@ -93,6 +95,8 @@ def _print_report(res: dict) -> None:
     print(f"machine: {m['cores']} cores, load average {m['load_average']} before and "
           f"{res['machine_after']['load_average']} after; numpy {m['numpy']}, Python {m['python']}")
     threads = {k: v for k, v in m["blas_threads"].items() if v is not None}
+    print(f"half layout's pair mover: {m['pair_mover']} (compiled: ropemath/core/_pairs.c, built at install when a C "
+          "compiler is present; numpy: the fallback copies, same bytes, slower)")
     print(f"BLAS threads: {threads or 'not limited'} (elementwise kernels are single-threaded; "
           "OPENBLAS_NUM_THREADS=1 makes the dense form comparable and stable on a busy machine)")
     if "table" in res:

@@ -17,14 +17,21 @@ layouts do the *same* arithmetic, one complex product per pair, so
   copied next to each other into a small buffer that stays in cache, rotated there as complex
   numbers, and copied back.  numpy has no fused ``a*b + c*d``, so a real kernel on the two
   contiguous halves could not round as the fused complex multiply does; the copies keep the
-  arithmetic of the interleaved path.  numpy copies into or out of every other float one number at a
-  time, but casts between contiguous integer arrays with vector instructions: for float32 on a
-  little-endian machine a pair (a_k, b_k) in the buffer is also one 64-bit integer, and the same
-  buffer viewed from one float further on holds (b_k, a_{k+1}); casting those 64-bit views to 32
-  bits keeps the low halves, a_k and b_k, so the results go out as two contiguous casts and b comes
-  in as one (zero-extending into the shifted view, before a fills every other float).  Only bits
-  are moved (NaN payloads and signed zeros too).  Measured on a 2-core AMD EPYC VM under load: the
-  half kernel 3.8-4.0 → 3.3-3.6 × the floor, results identical bit for bit.
+  arithmetic of the interleaved path.  The copies move bits only, by one of two movers that give
+  the same bytes (``tests/test_pairs.py`` compares them, with faulty movers as negative controls):
+
+  - compiled (:mod:`ropemath.core._pairs`, ``_pairs.c``, built at install when a C compiler is
+    present): one pass in, one pass out, a row of pairs at a time.  Measured on a 2-core AMD EPYC
+    VM (3 runs each): ``RopeCache.apply`` half 3.4-3.9 → 1.9-2.4 × the floor.
+  - numpy (without the compiled module): numpy copies into or out of every other float one
+    number at a time, but casts between contiguous integer arrays with vector instructions: for
+    float32 on a little-endian machine a pair (a_k, b_k) in the buffer is also one 64-bit integer,
+    and the same buffer viewed from one float further on holds (b_k, a_{k+1}); casting those 64-bit
+    views to 32 bits keeps the low halves, a_k and b_k, so the results go out as two contiguous
+    casts and b comes in as one (zero-extending into the shifted view, before a fills every other
+    float); float64 (and big-endian machines) copy floats.
+
+  Either way NaN payloads and signed zeros are moved unchanged.
 * anything else (float16, non-native byte order) (:func:`_rotate_pairs`): the two-product formula
   on strided views, in both layouts.
 
@@ -33,7 +40,8 @@ dot product of the *input* block with itself, whose being finite proves every ro
 (:func:`_rotate`); only otherwise is the result block looked at.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34); Meta Llama
-``apply_rotary_emb`` (complex view); Hugging Face transformers ``rotate_half``.
+``apply_rotary_emb`` (complex view); Hugging Face transformers ``rotate_half``;
+:mod:`ropemath.core._pairs` (the compiled mover, ``ropemath/core/_pairs.c``).
 """
 
 from __future__ import annotations
@@ -43,6 +51,11 @@ import sys
 import numpy as np
 
 from ropemath.core._validate import all_finite
+
+try:  # the optional compiled mover of pair coordinates (bits only; built at install with a C compiler)
+    from ropemath.core import _pairs
+except ImportError:  # pragma: no cover - numpy copies move the same bytes, more slowly
+    _pairs = None
 
 __all__: list[str] = []  # private kernels of ropemath.core.apply and ropemath.core.cache
 
@@ -55,6 +68,11 @@ __all__: list[str] = []  # private kernels of ropemath.core.apply and ropemath.c
 _BLOCK_BYTES = 2**20
 
 _COMPLEX = {np.dtype(np.float32): np.dtype(np.complex64), np.dtype(np.float64): np.dtype(np.complex128)}
+
+def _pair_mover() -> str:
+    """Which mover the gathered kernel uses: ``"compiled"`` (:mod:`ropemath.core._pairs`) or ``"numpy"``."""
+    return "numpy" if _pairs is None else "compiled"
+
 
 def _pair_views(a: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
     """Return views (first, second) of the pair coordinates on the last axis."""
@@ -124,10 +142,11 @@ def _rotate_gathered(x: np.ndarray, e: np.ndarray, out: np.ndarray, layout: str,
     multiply by ``e`` there, scatter back.  Same arithmetic as :func:`_rotate_complex`; returns
     whether every result is finite (see :func:`_rotate`).
 
-    float32 on a little-endian machine moves the second coordinates and the results as integers
-    (:func:`_gather_scatter_32`); otherwise: the first coordinates by numpy's float → complex cast
-    (``a + 0i``, whole complex numbers: faster than a copy into every other float), the second into
-    every other float, and both back out of every other float.
+    The compiled mover (:mod:`ropemath.core._pairs`), when it was built, moves both coordinates in
+    and out.  Without it, float32 on a little-endian machine moves the second coordinates and the
+    results as integers (the module notes); otherwise: the first coordinates by numpy's float →
+    complex cast (``a + 0i``, whole complex numbers: faster than a copy into every other float), the
+    second into every other float, and both back out of every other float.
 
     Each block is read completely before it is written, so ``out`` may be ``x`` itself.
     """
@@ -135,7 +154,8 @@ def _rotate_gathered(x: np.ndarray, e: np.ndarray, out: np.ndarray, layout: str,
     e = np.broadcast_to(e, batch + (d // 2,))
     first, second = _pair_views(x, layout)
     out_first, out_second = _pair_views(out, layout)
-    as_bits = x.dtype == np.float32 and sys.byteorder == "little"
+    mover = _pairs
+    as_bits = mover is None and x.dtype == np.float32 and sys.byteorder == "little"
     if as_bits:
         second, out_first, out_second = (v.view(np.uint32) for v in (second, out_first, out_second))
     shape, finite = None, True
@@ -144,13 +164,16 @@ def _rotate_gathered(x: np.ndarray, e: np.ndarray, out: np.ndarray, layout: str,
         if shape != a.shape:
             shape, n = a.shape, a.size
             flat = np.empty(2 * n + 2, dtype=x.dtype)  # pairs side by side: complex-viewable; 2 spare
-            buf = flat[: 2 * n].reshape(shape + (2,))
-            z = flat[: 2 * n].view(_COMPLEX[x.dtype]).reshape(shape)
+            pairs = flat[: 2 * n]
+            buf = pairs.reshape(shape + (2,))
+            z = pairs.view(_COMPLEX[x.dtype]).reshape(shape)
             if as_bits:  # pair k as one 64-bit integer (low half: a_k), and shifted by one float (b_k)
                 low = flat[: 2 * n].view(np.uint64).reshape(shape)
                 high = flat[1 : 2 * n + 1].view(np.uint64).reshape(shape)
         small = unit and _dot_finite(x[sl])  # also brings the block into cache for the gathers
-        if as_bits:
+        if mover is not None:
+            mover.gather(a, b, pairs)
+        elif as_bits:
             np.copyto(high, b)  # b_k zero-extended: b_k into float 2k+1 (and 0 into 2k+2, written next)
             np.copyto(buf[..., 0], a)
         else:
@@ -159,7 +182,9 @@ def _rotate_gathered(x: np.ndarray, e: np.ndarray, out: np.ndarray, layout: str,
         np.multiply(z, e[sl], out=z)
         if not small:
             finite = _block_finite(z) and finite
-        if as_bits:  # truncating 64 → 32-bit casts keep the low half: the real, resp. imaginary, part
+        if mover is not None:
+            mover.scatter(pairs, oa, ob)
+        elif as_bits:  # truncating 64 → 32-bit casts keep the low half: the real, resp. imaginary, part
             np.copyto(oa, low, casting="unsafe")
             np.copyto(ob, high, casting="unsafe")
         else:
