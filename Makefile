@@ -92,4 +92,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build
+	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build ropemath/core/_pairs.*.so

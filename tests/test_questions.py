@@ -11,16 +11,17 @@ def test_attention_outputs_by_loop_and_shift():
     rng = np.random.default_rng(5)
     q, k, v = rng.standard_normal((3, 6, 8))
     m = np.arange(6)
-    out = attention_outputs(q, k, v, m, rotate_v=False)
+    out = attention_outputs(q, k, v, m, rotate_v=False, layout="interleaved")
     qr, kr = apply_rope(q, m, layout="interleaved"), apply_rope(k, m, layout="interleaved")
     for t in range(6):
         s = np.array([qr[t] @ kr[n] / np.sqrt(8) for n in range(t + 1)])
         a = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
         assert np.allclose(out[t], a @ v[: t + 1], atol=1e-12)
-    shifted = attention_outputs(q, k, v, m + 1000, rotate_v=False)
+    shifted = attention_outputs(q, k, v, m + 1000, rotate_v=False, layout="interleaved")
     assert np.abs(shifted - out).max() < 1e-9  # values unrotated: shift invariant
-    rot = attention_outputs(q, k, v, m, rotate_v=True)
-    assert np.abs(attention_outputs(q, k, v, m + 1000, rotate_v=True) - rot).max() > 0.1  # rotated values: not
+    rot = attention_outputs(q, k, v, m, rotate_v=True, layout="interleaved")
+    moved = attention_outputs(q, k, v, m + 1000, rotate_v=True, layout="interleaved")
+    assert np.abs(moved - rot).max() > 0.1  # rotated values: not
 
 
 def test_cached_key_scores_offset_and_dynamic_scaling():
@@ -29,14 +30,14 @@ def test_cached_key_scores_offset_and_dynamic_scaling():
     q, keys = rng.standard_normal(d), rng.standard_normal((4, d))
     th = frequencies(d)
     pos = np.arange(4) + 100
-    right = cached_key_scores(q, keys, pos, 104, theta_query=th, theta_keys=th)
+    right = cached_key_scores(q, keys, pos, 104, theta_query=th, theta_keys=th, layout="interleaved")
     relative = np.array([q @ apply_rope(keys[j], pos[j] - 104, layout="interleaved") for j in range(4)])
     assert np.abs(right - relative).max() < 1e-10
-    wrong = cached_key_scores(q, keys, pos, 0, theta_query=th, theta_keys=th)
+    wrong = cached_key_scores(q, keys, pos, 0, theta_query=th, theta_keys=th, layout="interleaved")
     assert np.abs(wrong - right).max() > 0.1
     th_new = dynamic_ntk_frequencies(d, length=4 * L, original_length=L)
-    stale = cached_key_scores(q, keys, pos + 2000, 2004, theta_query=th_new, theta_keys=th)
-    fresh = cached_key_scores(q, keys, pos + 2000, 2004, theta_query=th_new, theta_keys=th_new)
+    stale = cached_key_scores(q, keys, pos + 2000, 2004, theta_query=th_new, theta_keys=th, layout="interleaved")
+    fresh = cached_key_scores(q, keys, pos + 2000, 2004, theta_query=th_new, theta_keys=th_new, layout="interleaved")
     assert np.abs(stale - fresh).max() > 0.1
 
 
@@ -68,8 +69,8 @@ def test_identities_stated_in_notebook_10():
     q, k, v = rng.standard_normal((3, 16, 128))
     pos = np.arange(16)
     # rotated values: a shift by s rotates the output by R_s
-    out = attention_outputs(q, k, v, pos, rotate_v=True)
-    shifted = attention_outputs(q, k, v, pos + 1000, rotate_v=True)
+    out = attention_outputs(q, k, v, pos, rotate_v=True, layout="interleaved")
+    shifted = attention_outputs(q, k, v, pos + 1000, rotate_v=True, layout="interleaved")
     assert np.abs(shifted - apply_rope(out, 1000, layout="interleaved")).max() < 1e-9
     assert np.abs(shifted - out).max() > 0.1  # says no without the rotation
     # partial rotary: score = rotary part + position-free pass-through part

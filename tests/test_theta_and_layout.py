@@ -122,3 +122,69 @@ def test_bad_theta_and_layout(kwargs, exc, message):
 
 def test_public_api_exports():
     assert "frequencies_from_config" in ropemath.__all__ and "pair_frequencies" in ropemath.core.rotation.__all__
+
+
+#: Public functions that may keep a default layout, each with its reason.  They build RoFormer's own
+#: matrix R^d_{Θ,m} (eq. 15, interleaved by definition) or its symbolic form, or check that matrix against
+#: the kernels in the layout asked for; none of them rotates data a caller brings in.  Everything else
+#: with a ``layout`` parameter must take it as a required keyword (or a required positional argument).
+PAPER_MATRIX_DEFAULTS = {
+    "ropemath.core.rotation.rotation_matrix": "the dense R^d_{Θ,m} of eq. 15; layout='half' is its permutation",
+    "ropemath.core.checks.elementwise_error": "compares apply_rope with that matrix, both in the layout asked for",
+    "ropemath.symbolic.notation.block_rotation": "the symbolic R^d_{Θ,m} of eq. 15",
+    "ropemath.symbolic.proofs.prove_elementwise": "the sympy proof of eq. 34 for the symbolic matrix",
+}
+
+
+def _public_callables():
+    """(qualified name, callable) of every public function and public-class method in ropemath."""
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.walk_packages(ropemath.__path__, "ropemath."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if getattr(obj, "__module__", None) != info.name:
+                continue
+            if inspect.isclass(obj):
+                for attr, member in vars(obj).items():
+                    if inspect.isfunction(member) and not attr.startswith("_"):
+                        yield f"{info.name}.{name}.{attr}", member
+            elif callable(obj):
+                yield f"{info.name}.{name}", obj
+
+
+def _guessed_layouts():
+    """Public callables whose ``layout`` parameter has a default and is not in PAPER_MATRIX_DEFAULTS."""
+    found = []
+    for name, fn in _public_callables():
+        try:
+            parameter = inspect.signature(fn).parameters.get("layout")
+        except (TypeError, ValueError):
+            continue
+        if parameter is not None and parameter.default is not inspect.Parameter.empty:
+            found.append(name)
+    return found
+
+
+def test_no_public_function_guesses_a_layout():
+    """Found by walking the package, not by a hand-kept list (which had missed two functions of
+    ropemath.models.questions); the allowed defaults are exactly the paper-matrix ones, all still present."""
+    guessed = _guessed_layouts()
+    assert sorted(set(guessed) - set(PAPER_MATRIX_DEFAULTS)) == []
+    assert sorted(PAPER_MATRIX_DEFAULTS) == sorted(guessed)
+
+
+def test_the_walk_finds_a_default_layout(monkeypatch):
+    """Negative control: a public function given a default layout again is found."""
+    from ropemath.models import questions
+
+    def attention_outputs(q, k, v, m, *, rotate_v, layout="interleaved"):  # the old signature
+        return None
+
+    attention_outputs.__module__ = questions.__name__
+    monkeypatch.setattr(questions, "attention_outputs", attention_outputs)
+    assert "ropemath.models.questions.attention_outputs" in _guessed_layouts()

@@ -36,7 +36,7 @@ def attention_outputs(
     m: npt.ArrayLike,
     *,
     rotate_v: bool,
-    layout: str = "interleaved",
+    layout: str,
 ) -> np.ndarray:
     r"""Causal softmax attention outputs with RoPE on q and k (and on v if ``rotate_v``), shape (T, d).
 
@@ -45,10 +45,11 @@ def attention_outputs(
         \tilde v_n = \begin{cases} R_n v_n & \text{rotate\_v} \\ v_n & \text{otherwise}\end{cases}
 
     The weights depend on :math:`m - n` only (eq. 16); a rotated value carries its absolute
-    position :math:`n` into the output.  Source: RoFormer §3.2 (RoPE is applied to q and k).
+    position :math:`n` into the output.  ``layout`` (``"interleaved"`` or ``"half"``) is required: a
+    wrong guess would be silent.  Source: RoFormer §3.2 (RoPE is applied to q and k).
 
     >>> x = np.eye(2)
-    >>> attention_outputs(x, x, x, [0, 1], rotate_v=False)[0].tolist()
+    >>> attention_outputs(x, x, x, [0, 1], rotate_v=False, layout="interleaved")[0].tolist()
     [1.0, 0.0]
     """
     q, k, v = check_x(q, "q"), check_x(k, "k"), check_x(v, "v")
@@ -70,7 +71,7 @@ def cached_key_scores(
     *,
     theta_query: npt.ArrayLike,
     theta_keys: npt.ArrayLike,
-    layout: str = "interleaved",
+    layout: str,
 ) -> np.ndarray:
     r"""Scores of a new query against keys that were rotated when they were cached.
 
@@ -79,11 +80,12 @@ def cached_key_scores(
     With :math:`\theta^q = \theta^k` this is :math:`q^\top R_{n_j - m} k_j` (eq. 16), so the
     query must be rotated at its true position :math:`m` (the cache length, not 0).  Dynamic
     scaling changes :math:`\theta^q` as the sequence grows while the cached keys keep the
-    :math:`\theta^k` they were rotated with.  Source: RoFormer eq. (16); transformers' KV cache.
+    :math:`\theta^k` they were rotated with.  ``layout`` (``"interleaved"`` or ``"half"``) is
+    required, as in :func:`ropemath.apply_rope`.  Source: RoFormer eq. (16); transformers' KV cache.
 
     >>> th = np.array([1.0])
-    >>> cached_key_scores([1.0, 0.0], [[1.0, 0.0]], [0], 0, theta_query=th, theta_keys=th).tolist()
-    [1.0]
+    >>> cached_key_scores([1.0, 0.0], [[1.0, 0.0]], [0], 0, layout="interleaved", theta_query=th, theta_keys=th)
+    array([1.])
     """
     q, keys = check_x(q, "q"), check_x(keys, "keys")
     kr = apply_rope(keys, check_positions(key_positions, "key_positions"), layout=layout, theta=theta_keys)
