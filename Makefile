@@ -10,7 +10,7 @@ NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sani
 
 .PHONY: test figures notebooks lab bench check lint clean conformance mutants book book-check book-screenshots
 
-$(STAMP): requirements-lock.txt pyproject.toml ropemath/core/_pairs.c
+$(STAMP): requirements-lock.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lock.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
@@ -37,7 +37,7 @@ test: $(STAMP) $(BOOK_STAMP)
 ## conformance: ropemath against the real packages (torch 2.13 CPU, transformers, Meta's llama-models,
 ##              rotary-embedding-torch) in its own venv, from requirements-conformance.txt
 CVENV := .venv-conformance
-$(CVENV)/.installed: requirements-conformance.txt requirements-lock.txt pyproject.toml ropemath/core/_pairs.c
+$(CVENV)/.installed: requirements-conformance.txt requirements-lock.txt pyproject.toml
 	test -x $(CVENV)/bin/python || $(PYTHON) -m venv $(CVENV)
 	$(CVENV)/bin/python -m pip install --quiet --disable-pip-version-check torch==2.13.0
 	$(CVENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-conformance.txt
@@ -92,4 +92,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build ropemath/core/_pairs.*.so
+	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build

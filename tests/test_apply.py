@@ -11,7 +11,9 @@ from ropemath import apply_rope, to_half, to_interleaved
 @pytest.mark.parametrize("m", [0, 1, -7, 1000, -123456, 999999])
 def test_apply_rope_matches_complex_multiplication(d, m):
     x = np.random.default_rng(d).standard_normal(d)
-    np.testing.assert_allclose(apply_rope(x, m, layout="interleaved"), complex_rope(x, m), rtol=0, atol=angle_tol(m))
+    np.testing.assert_allclose(
+        apply_rope(x, m, layout="interleaved", base=1e4), complex_rope(x, m), rtol=0, atol=angle_tol(m)
+    )
 
 
 @pytest.mark.parametrize("d", [2, 6, 16, 64])
@@ -20,7 +22,7 @@ def test_apply_rope_matches_loop_matrix(d):
     for m in rng.integers(-(10**6), 10**6, size=5):
         x = rng.standard_normal(d)
         np.testing.assert_allclose(
-            apply_rope(x, m, layout="interleaved"), loop_block_diagonal(float(m), d) @ x, atol=angle_tol(m)
+            apply_rope(x, m, layout="interleaved", base=1e4), loop_block_diagonal(float(m), d) @ x, atol=angle_tol(m)
         )
 
 
@@ -29,7 +31,9 @@ def test_half_layout_commutes_with_permutation():
     x = rng.standard_normal((3, 5, 16))
     m = rng.integers(-1000, 1000, size=5)
     np.testing.assert_allclose(
-        apply_rope(to_half(x), m, layout="half"), to_half(apply_rope(x, m, layout="interleaved")), atol=1e-14
+        apply_rope(to_half(x), m, layout="half", base=1e4),
+        to_half(apply_rope(x, m, layout="interleaved", base=1e4)),
+        atol=1e-14,
     )
 
 
@@ -37,8 +41,8 @@ def test_scores_identical_in_both_layouts():
     rng = np.random.default_rng(8)
     q, k = rng.standard_normal((2, 64))
     m, n = 4711, -815
-    inter = apply_rope(q, m, layout="interleaved") @ apply_rope(k, n, layout="interleaved")
-    half = apply_rope(to_half(q), m, layout="half") @ apply_rope(to_half(k), n, layout="half")
+    inter = apply_rope(q, m, layout="interleaved", base=1e4) @ apply_rope(k, n, layout="interleaved", base=1e4)
+    half = apply_rope(to_half(q), m, layout="half", base=1e4) @ apply_rope(to_half(k), n, layout="half", base=1e4)
     assert half == pytest.approx(inter, rel=1e-12)
 
 
@@ -54,7 +58,7 @@ def test_to_half_and_to_interleaved_are_inverse_permutations():
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 def test_dtype_and_shape_preserved(dtype):
     x = np.ones((2, 3, 8), dtype=dtype)
-    y = apply_rope(x, np.arange(3), layout="interleaved")
+    y = apply_rope(x, np.arange(3), layout="interleaved", base=1e4)
     assert y.dtype == dtype and y.shape == x.shape
 
 
@@ -62,7 +66,7 @@ def test_positions_broadcast_over_batch():
     rng = np.random.default_rng(10)
     x = rng.standard_normal((4, 6, 8))  # (heads, positions, d)
     m = np.arange(6) * 3 - 5
-    y = apply_rope(x, m, layout="interleaved")
+    y = apply_rope(x, m, layout="interleaved", base=1e4)
     for h in range(4):
         for p in range(6):
             np.testing.assert_allclose(y[h, p], complex_rope(x[h, p], m[p]), atol=1e-13)
@@ -74,7 +78,7 @@ def test_angles_are_float64_for_float32_input():
     d, m = 8, 999_983.0
     x32 = np.random.default_rng(11).standard_normal(d).astype(np.float32)
     reference = complex_rope(x32.astype(np.float64), m)
-    err64 = np.max(np.abs(apply_rope(x32, m, layout="interleaved") - reference))
+    err64 = np.max(np.abs(apply_rope(x32, m, layout="interleaved", base=1e4) - reference))
     theta32 = (10000.0 ** (-np.arange(0, d, 2) / d)).astype(np.float32)
     phi32 = (np.float32(m) * theta32).astype(np.float64)  # what a float32-angle implementation would use
     z = (x32[0::2] + 1j * x32[1::2]).astype(np.complex128) * np.exp(1j * phi32)
@@ -87,5 +91,5 @@ def test_angles_are_float64_for_float32_input():
 
 def test_rotation_is_zero_at_position_zero():
     x = np.random.default_rng(12).standard_normal(10)
-    np.testing.assert_array_equal(apply_rope(x, 0, layout="interleaved"), x)
-    np.testing.assert_array_equal(apply_rope(x, 0, layout="half"), x)
+    np.testing.assert_array_equal(apply_rope(x, 0, layout="interleaved", base=1e4), x)
+    np.testing.assert_array_equal(apply_rope(x, 0, layout="half", base=1e4), x)

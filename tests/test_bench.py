@@ -31,12 +31,16 @@ def test_table_has_every_variant_checked_and_timed():
 @pytest.mark.parametrize(
     "name, layout, fn",
     [
-        ("clockwise", "interleaved", lambda x, m: apply_rope(x, -m, layout="interleaved")),
-        ("wrong layout", "half", lambda x, m: apply_rope(x, m, layout="interleaved")),
-        ("off by one position", "interleaved", lambda x, m: apply_rope(x, m + 1, layout="interleaved")),
-        ("positions scaled by 1.0001", "interleaved", lambda x, m: apply_rope(x, m * 1.0001, layout="interleaved")),
+        ("clockwise", "interleaved", lambda x, m: apply_rope(x, -m, layout="interleaved", base=1e4)),
+        ("wrong layout", "half", lambda x, m: apply_rope(x, m, layout="interleaved", base=1e4)),
+        ("off by one position", "interleaved", lambda x, m: apply_rope(x, m + 1, layout="interleaved", base=1e4)),
+        (
+            "positions scaled by 1.0001",
+            "interleaved",
+            lambda x, m: apply_rope(x, m * 1.0001, layout="interleaved", base=1e4),
+        ),
         ("NaN", "half", lambda x, m: np.full_like(x, np.nan)),
-        ("dropped batch axis", "interleaved", lambda x, m: apply_rope(x[0], m, layout="interleaved")),
+        ("dropped batch axis", "interleaved", lambda x, m: apply_rope(x[0], m, layout="interleaved", base=1e4)),
     ],
 )
 def test_a_wrong_variant_fails_the_correctness_check(name, layout, fn):
@@ -45,8 +49,9 @@ def test_a_wrong_variant_fails_the_correctness_check(name, layout, fn):
 
 
 def test_a_correct_extra_variant_is_timed():
-    rows = bench.rope_table(**TINY, dtypes=("float64",), extra={"again": ("half", lambda x, m: apply_rope(
-        x, m, layout="half"))})
+    rows = bench.rope_table(
+        **TINY, dtypes=("float64",), extra={"again": ("half", lambda x, m: apply_rope(x, m, layout="half", base=1e4))}
+    )
     assert any(r["variant"] == "again" and r["layout"] == "half" for r in rows)
 
 
@@ -108,10 +113,16 @@ def test_decay_timing_reports_time_and_memory():
 
 def test_goals_compare_the_right_rows():
     rows = [{"dtype": "float32", "layout": "-", "variant": "floor", "seconds": 1.0}]
-    rows += [{"dtype": "float32", "layout": la, "variant": "RopeCache.apply(out=)", "seconds": t}
-             for la, t in (("interleaved", 1.4), ("half", 3.5))]
-    result = {g["goal"].split(":")[0]: (round(g["value"], 6), g["met"]) for g in bench_cli.goals(rows)}
-    assert result == {"interleaved, float32": (1.4, True), "half, float32": (3.5, False)}
+    rows += [
+        {"dtype": "float32", "layout": "interleaved", "variant": "RopeCache.apply(out=)", "seconds": 2.5},
+        {"dtype": "float32", "layout": "half", "variant": "apply_rope", "seconds": 2.0},
+        {"dtype": "float32", "layout": "half", "variant": "torch HF rotate_half", "seconds": 7.0},
+    ]
+    result = {g["goal"].split(" / ")[0]: (round(g["value"], 6), g["met"]) for g in bench_cli.goals(rows)}
+    assert result == {
+        "interleaved, float32: RopeCache.apply(out=)": (2.5, False),  # goal <= 2
+        "half, float32: torch HF rotate_half": (3.5, True),
+    }  # goal >= 3
 
 
 def test_suites_missing_are_reported(tmp_path, monkeypatch):
@@ -135,7 +146,11 @@ CLI_TINY = ["bench", "--heads", "2", "--positions", "16", "--dim", "8", "--secti
 def test_cli_json(capsys):
     assert main([*CLI_TINY, "--json"]) == 0
     res = json.loads(capsys.readouterr().out)
-    assert res["shape"] == [2, 16, 8] and res["repeats"] == 5 and len(res["goals"]) == len(bench_cli.GOALS)
+    assert (
+        res["shape"] == [2, 16, 8]
+        and res["repeats"] == 5
+        and len(res["goals"]) == len(bench_cli.GOALS) - 2 * (res["machine_before"]["torch"] is None)
+    )
     assert {r["variant"] for r in res["table"]} >= {"floor", "apply_rope", "RopeCache.apply", "dense gemm (build R)"}
 
 
@@ -143,16 +158,25 @@ def test_cli_text_and_plots(tmp_path, capsys):
     assert main([*CLI_TINY, "--plot", str(tmp_path / "plots")]) == 0
     out = capsys.readouterr().out
     assert "x floor" in out and "goals:" in out and (tmp_path / "plots" / "bench_ratios.png").exists()
-    res = {"scaling": {"rows": [{"d": d, "elementwise": d * 1e-9, "dense": d * d * 1e-9} for d in (256, 512)],
-                       "exponents": {"elementwise": 1.0, "dense": 2.0}}}
+    res = {
+        "scaling": {
+            "rows": [{"d": d, "elementwise": d * 1e-9, "dense": d * d * 1e-9} for d in (256, 512)],
+            "exponents": {"elementwise": 1.0, "dense": 2.0},
+        }
+    }
     assert bench_cli._plot(res, tmp_path) == [tmp_path / "bench_scaling.png"]
 
 
-@pytest.mark.parametrize("args, message", [(["--repeats", "3"], "--repeats must be >= 5, got 3"),
-                                           (["--plot", "figures"], "--plot DIR must not be figures/"),
-                                           (["--dim", "7"], "--dim must be a positive even integer, got 7"),
-                                           (["--heads", "0"], "--heads must be an integer >= 1, got 0"),
-                                           (["--positions", "-5"], "--positions must be an integer >= 1, got -5")])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--repeats", "3"], "--repeats must be >= 5, got 3"),
+        (["--plot", "figures"], "--plot DIR must not be figures/"),
+        (["--dim", "7"], "--dim must be a positive even integer, got 7"),
+        (["--heads", "0"], "--heads must be an integer >= 1, got 0"),
+        (["--positions", "-5"], "--positions must be an integer >= 1, got -5"),
+    ],
+)
 def test_cli_bad_usage(args, message, capsys):
     assert main([*CLI_TINY, *args]) == 2
     err = capsys.readouterr().err
@@ -162,6 +186,7 @@ def test_cli_bad_usage(args, message, capsys):
 def test_cli_checks_sizes_and_plot_dir_before_running_anything(tmp_path, capsys, monkeypatch):
     """A bad --dim is refused even when the table is not run; a --plot DIR that cannot be created
     (here: a path under a regular file) is refused up front with one line, not a traceback after the run."""
+
     def must_not_run(*args, **kwargs):
         raise AssertionError("a section ran before the arguments were checked")
 
@@ -189,8 +214,11 @@ def test_cli_wrong_variant_exits_1(monkeypatch, capsys):
 
 
 def test_bench_functions_reject_bad_input():
-    with pytest.raises(ValueError, match=r"^dtypes must be a non-empty tuple of names from \('float16', 'float32', "
-                                         r"'float64'\), got \('int32',\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^dtypes must be a non-empty tuple of names from \('float16', 'float32', "
+        r"'float64'\), got \('int32',\)$",
+    ):
         bench.rope_table(**TINY, dtypes=("int32",))
     with pytest.raises(TypeError, match=r"^dtypes must be a tuple of names"):
         bench.rope_table(**TINY, dtypes="float32")
@@ -202,8 +230,11 @@ def test_bench_functions_reject_bad_input():
         bench.time_rounds([lambda: 1])
     with pytest.raises(TypeError, match=r"^x must be a real floating-point array"):
         bench.plain_rope(np.arange(4), np.ones(4), np.ones(4), "half")
-    with pytest.raises(ValueError, match=r"^x and R must have shapes \(heads, P, d\) and \(P, d, d\), got \(2, 3, 4\) "
-                                         r"and \(3, 5, 5\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^x and R must have shapes \(heads, P, d\) and \(P, d, d\), got \(2, 3, 4\) "
+        r"and \(3, 5, 5\)$",
+    ):
         bench.dense_apply(np.ones((2, 3, 4)), np.ones((3, 5, 5)))
 
 

@@ -22,8 +22,8 @@ def test_cache_equals_apply_rope_bit_for_bit(dtype, layout, m_kind):
         "scalar": 57,
         "(H, 1)": rng.integers(0, 100, (4, 1)),
     }[m_kind]
-    cache = RopeCache(16, max_position=100)
-    np.testing.assert_array_equal(cache.apply(x, m, layout=layout), apply_rope(x, m, layout=layout))
+    cache = RopeCache(16, max_position=100, base=1e4)
+    np.testing.assert_array_equal(cache.apply(x, m, layout=layout), apply_rope(x, m, layout=layout, base=1e4))
 
 
 @pytest.mark.parametrize("layout", ["interleaved", "half"])
@@ -56,7 +56,9 @@ def test_default_base_matches_loop_construction():
     x = np.random.default_rng(22).standard_normal((3, 8))  # seed 22
     m = np.array([0, 1, 2047])
     np.testing.assert_allclose(
-        RopeCache(8, max_position=2048).apply(x, m, layout="interleaved"), dense(x, m, "interleaved"), atol=1e-13
+        RopeCache(8, max_position=2048, base=1e4).apply(x, m, layout="interleaved"),
+        dense(x, m, "interleaved"),
+        atol=1e-13,
     )
 
 
@@ -66,8 +68,8 @@ def test_out_and_in_place(layout, dtype):
     rng = np.random.default_rng(23)  # seed 23
     x = rng.standard_normal((3, 70, 64)).astype(dtype)
     m = np.arange(70)
-    cache = RopeCache(64, max_position=70)
-    expected = apply_rope(x, m, layout=layout)
+    cache = RopeCache(64, max_position=70, base=1e4)
+    expected = apply_rope(x, m, layout=layout, base=1e4)
     out = np.empty_like(x)
     assert cache.apply(x, m, layout=layout, out=out) is out
     np.testing.assert_array_equal(out, expected)
@@ -87,13 +89,16 @@ def test_repr_and_attributes():
 @pytest.mark.parametrize(
     "kwargs, exc, message",
     [
-        ({"d": 7}, ValueError, "d must be a positive even integer, got 7"),
-        ({"d": 8.0}, TypeError, "d must be a positive even integer"),
+        ({"d": 7, "base": 1e4}, ValueError, "d must be a positive even integer, got 7"),
+        ({"d": 8.0, "base": 1e4}, TypeError, "d must be a positive even integer"),
+        ({"d": 8}, ValueError, "pass exactly one of base and theta"),
+        ({"d": 8, "base": 1e4, "theta": [1.0] * 4}, ValueError, "pass exactly one of base and theta"),
+        ({"d": 8, "base": 1e4, "attention_factor": 0.0}, ValueError, "attention_factor must be"),
         ({"d": 8, "base": 0.0}, ValueError, "base must be a finite real number > 0"),
         ({"d": 8, "base": "1e4"}, TypeError, "base must be a finite real number > 0"),
-        ({"d": 8, "max_position": 0}, ValueError, "max_position must be an integer >= 1, got 0"),
-        ({"d": 8, "max_position": 2.5}, TypeError, "max_position must be an integer"),
-        ({"d": 8, "max_position": True}, TypeError, "max_position must be an integer"),
+        ({"d": 8, "base": 1e4, "max_position": 0}, ValueError, "max_position must be an integer >= 1, got 0"),
+        ({"d": 8, "base": 1e4, "max_position": 2.5}, TypeError, "max_position must be an integer"),
+        ({"d": 8, "base": 1e4, "max_position": True}, TypeError, "max_position must be an integer"),
     ],
 )
 def test_bad_constructor_arguments(kwargs, exc, message):
@@ -120,11 +125,11 @@ def test_bad_constructor_arguments(kwargs, exc, message):
 )
 def test_bad_apply_arguments(x, m, kwargs, exc, message):
     with pytest.raises(exc, match=message):
-        RopeCache(8, max_position=16).apply(x, m, **{"layout": "interleaved", **kwargs})
+        RopeCache(8, max_position=16, base=1e4).apply(x, m, **{"layout": "interleaved", **kwargs})
 
 
 def test_out_read_only_or_overlapping_is_refused():
-    cache = RopeCache(4, max_position=4)
+    cache = RopeCache(4, max_position=4, base=1e4)
     x = np.ones((2, 4))
     ro = np.empty((2, 4))
     ro.flags.writeable = False

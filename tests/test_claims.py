@@ -256,7 +256,7 @@ def test_entries_filters_by_file_name_path_or_prefix():
 # --- counterexamples recomputed independently --------------------------------------------
 
 
-def _score_loop(q, k, r, d, base=10000.0):
+def _score_loop(q, k, r, d, base=1e4):
     """Re[sum_i (q_2i + i q_2i+1) conj(k_2i + i k_2i+1) e^{i r theta_i}] by a Python loop (RoFormer eq. 35)."""
     total = 0.0
     for i in range(d // 2):
@@ -265,7 +265,7 @@ def _score_loop(q, k, r, d, base=10000.0):
     return total
 
 
-def _bound_loop(r, d, base=10000.0):
+def _bound_loop(r, d, base=1e4):
     """(1/(d/2)) sum_j |S_j(r)|, S_j = sum_{i<j} e^{i r theta_i}, by a Python loop (RoFormer Fig. 2)."""
     s, total = 0j, 0.0
     for i in range(d // 2):
@@ -281,7 +281,8 @@ def test_decay_counterexample_recomputed():
     assert ex["score(r=12)"] == pytest.approx(_score_loop(q, q, 12, 128), abs=1e-4)
     # and from rotated vectors directly: the score at distance 12 exceeds the one at 11
     s11, s12 = (
-        float(apply_rope(q, r, layout="interleaved") @ apply_rope(q, 0, layout="interleaved")) for r in (11, 12)
+        float(apply_rope(q, r, layout="interleaved", base=1e4) @ apply_rope(q, 0, layout="interleaved", base=1e4))
+        for r in (11, 12)
     )
     assert s12 > s11 + 0.05
 

@@ -97,8 +97,8 @@ def test_complex_score_form_control_residual_is_that_of_e_to_the_minus_i_r_theta
     r, draws = _draws()
     err = 0.0
     for q, k, n in draws:
-        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved") @ apply_rope(
-            k, n, layout="interleaved"
+        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved", base=10000.0) @ apply_rope(
+            k, n, layout="interleaved", base=10000.0
         )
         wrong = complex_score(q, k, -r, layout="interleaved")
         err = max(err, float(np.max(np.abs(wrong - rope))) / float(np.linalg.norm(q) * np.linalg.norm(k)))

@@ -30,6 +30,7 @@ USAGE_ERRORS = [
     (["claims", "--source", "/nonexistent/dir/003"], "ropemath claims: error: --source: no such file: /nonexistent"),
     (["claims", "--source", "999"], "ropemath claims: error: source must be one note's file name"),
     (["bench", "--repeats", "1"], "ropemath bench: error:"),
+    (["bench", "--plot", ""], "ropemath bench: error: --plot DIR must be a directory name"),
     (["bogus"], "ropemath: error: argument COMMAND: invalid choice: 'bogus'"),
     (["check", "--nope"], "ropemath: error: unrecognized arguments: --nope"),
 ]

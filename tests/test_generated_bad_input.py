@@ -30,7 +30,7 @@ import ropemath
 TIME_LIMIT = 10  # seconds per call; the ceilings keep every in-range call far below a minute
 
 CALLABLES = dict(public_callables())
-_CACHE = ropemath.RopeCache(VALID["d"], max_position=16)
+_CACHE = ropemath.RopeCache(VALID["d"], max_position=16, base=10000.0)
 CALLABLES["RopeCache.apply"] = _CACHE.apply
 
 

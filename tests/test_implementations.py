@@ -97,14 +97,14 @@ def test_meta_llama_rope_matches_apply_rope_and_complex_loop(d, m):
     x = np.random.default_rng(d + 1).standard_normal(d)
     y = meta_llama_rope(x, m)
     np.testing.assert_allclose(y, complex_rope(x, m), rtol=0, atol=angle_tol(m))
-    np.testing.assert_allclose(y, apply_rope(x, m, layout="interleaved"), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(y, apply_rope(x, m, layout="interleaved", base=1e4), rtol=0, atol=1e-14)
 
 
 def test_meta_llama_rope_keeps_dtype_and_batch_shape():
     x = np.random.default_rng(0).standard_normal((2, 5, 8)).astype(np.float32)
     y = meta_llama_rope(x, np.arange(5))
     assert y.dtype == np.float32 and y.shape == x.shape
-    np.testing.assert_allclose(y, apply_rope(x, np.arange(5), layout="interleaved"), atol=1e-6)
+    np.testing.assert_allclose(y, apply_rope(x, np.arange(5), layout="interleaved", base=1e4), atol=1e-6)
 
 
 # --- GPT-J: rotate_every_two --------------------------------------------------------------------
@@ -128,7 +128,7 @@ def test_gptj_rope_matches_apply_rope_and_loop_matrix(d):
         x = rng.standard_normal(d)
         y = gptj_rope(x, m)
         np.testing.assert_allclose(y, loop_block_diagonal(float(m), d) @ x, rtol=0, atol=angle_tol(m))
-        np.testing.assert_allclose(y, apply_rope(x, m, layout="interleaved"), rtol=0, atol=1e-14)
+        np.testing.assert_allclose(y, apply_rope(x, m, layout="interleaved", base=1e4), rtol=0, atol=1e-14)
 
 
 # --- GPT-NeoX / Hugging Face: rotate_half -------------------------------------------------------
@@ -147,7 +147,7 @@ def test_neox_rope_matches_half_layout_and_permuted_loop_matrix(d):
         x = rng.standard_normal(d)
         y = neox_rope(x, m)
         np.testing.assert_allclose(y, loop_half_rotation(float(m), d) @ x, rtol=0, atol=angle_tol(m))
-        np.testing.assert_allclose(y, apply_rope(x, m, layout="half"), rtol=0, atol=1e-14)
+        np.testing.assert_allclose(y, apply_rope(x, m, layout="half", base=1e4), rtol=0, atol=1e-14)
         # the same vector stored interleaved: rotate, then move to the half layout by an explicit index list
         x_inter = np.empty(d)
         x_inter[0::2], x_inter[1::2] = x[: d // 2], x[d // 2 :]
@@ -168,7 +168,7 @@ def test_implementations_agree_across_layouts():
     dense = np.stack(
         [np.stack([loop_block_diagonal(float(p), 128) @ x[h, j] for j, p in enumerate(m)]) for h in range(4)]
     )
-    reference = apply_rope(x, m, layout="interleaved")
+    reference = apply_rope(x, m, layout="interleaved", base=1e4)
     for y in (meta_llama_rope(x, m), gptj_rope(x, m)):
         assert np.abs(y - reference).max() < 1e-14
         # loop matrix: Python's pow, angles up to 1e5 rad, |x_j| < 5
@@ -193,12 +193,12 @@ IMPLEMENTATIONS = {  # name: (function, its layout, dense matrix for (m, d))
     "gptj_rope": (gptj_rope, "interleaved", lambda m, d: rotation_matrix(m, d)),
     "neox_rope": (neox_rope, "half", lambda m, d: rotation_matrix(m, d, layout="half")),
     "partial_rotary interleaved": (
-        lambda x, m: partial_rotary(x, m, 16, layout="interleaved"),
+        lambda x, m: partial_rotary(x, m, 16, layout="interleaved", base=1e4),
         "interleaved",
         lambda m, d: _partial_dense(m, d, 16, "interleaved"),
     ),
     "partial_rotary half": (
-        lambda x, m: partial_rotary(x, m, 16, layout="half"),
+        lambda x, m: partial_rotary(x, m, 16, layout="half", base=1e4),
         "half",
         lambda m, d: _partial_dense(m, d, 16, "half"),
     ),
@@ -218,9 +218,9 @@ def test_each_implementation_matches_apply_rope_and_rotation_matrix(name, dtype)
     assert y.shape == x.shape and y.dtype == x.dtype
     tol = 1e-13 if dtype == np.float64 else 1e-6
     if name.startswith("partial"):
-        fast = np.concatenate([apply_rope(x[..., :16], m, layout=layout), x[..., 16:]], axis=-1)
+        fast = np.concatenate([apply_rope(x[..., :16], m, layout=layout, base=1e4), x[..., 16:]], axis=-1)
     else:
-        fast = apply_rope(x, m, layout=layout)
+        fast = apply_rope(x, m, layout=layout, base=1e4)
     assert np.max(np.abs(y.astype(np.float64) - fast)) <= tol * np.max(np.abs(x))
     for h in range(3):
         for j, p in enumerate(m):
@@ -243,15 +243,16 @@ def test_partial_rotary_matches_block_diagonal(d, r):
     for m in (0, 5, 2047):
         block = np.eye(d)
         block[:r, :r] = loop_block_diagonal(float(m), r)  # frequencies of an r-dimensional RoPE
-        np.testing.assert_allclose(partial_rotary(x, m, r, layout="interleaved"), block @ x, rtol=0, atol=1e-12)
+        y = partial_rotary(x, m, r, layout="interleaved", base=1e4)
+        np.testing.assert_allclose(y, block @ x, rtol=0, atol=1e-12)
         block[:r, :r] = loop_half_rotation(float(m), r)
-        np.testing.assert_allclose(partial_rotary(x, m, r, layout="half"), block @ x, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(partial_rotary(x, m, r, layout="half", base=1e4), block @ x, rtol=0, atol=1e-12)
 
 
 def test_partial_rotary_passes_rest_through_unchanged():
     x = np.random.default_rng(3).standard_normal((8, 96))
     for layout in ("interleaved", "half"):
-        y = partial_rotary(x, np.arange(8) * 100, 24, layout=layout)
+        y = partial_rotary(x, np.arange(8) * 100, 24, layout=layout, base=1e4)
         np.testing.assert_array_equal(y[:, 24:], x[:, 24:])
         assert not np.array_equal(y[1:, :24], x[1:, :24])
 
@@ -261,7 +262,7 @@ def test_partial_rotary_scores_depend_on_relative_position():
     for layout in ("interleaved", "half"):
 
         def score(m, n, layout=layout):
-            return partial_rotary(q, m, 64, layout=layout) @ partial_rotary(k, n, 64, layout=layout)
+            return partial_rotary(q, m, 64, layout=layout, base=1e4) @ partial_rotary(k, n, 64, layout=layout, base=1e4)
 
         assert score(1007, 1000) == pytest.approx(score(7, 0), abs=1e-12)
         assert score(-300, 12) == pytest.approx(score(0, 312), abs=1e-12)
@@ -274,15 +275,15 @@ def test_partial_rotary_model_sizes():
     for d_head, r, layout in [(256, 64, "interleaved"), (96, 24, "half")]:
         xp = rng.standard_normal((8, d_head))
         mp = rng.integers(0, 2048, size=8)
-        y = partial_rotary(xp, mp, r, layout=layout)
+        y = partial_rotary(xp, mp, r, layout=layout, base=1e4)
         rot = loop_block_diagonal if layout == "interleaved" else loop_half_rotation
         for j in range(8):
             np.testing.assert_allclose(y[j, :r], rot(float(mp[j]), r) @ xp[j, :r], rtol=0, atol=1e-12)
         np.testing.assert_array_equal(y[:, r:], xp[:, r:])
         q, k = rng.standard_normal((2, d_head))
-        shift = partial_rotary(q, 1007, r, layout=layout) @ partial_rotary(k, 1000, r, layout=layout) - partial_rotary(
-            q, 7, r, layout=layout
-        ) @ partial_rotary(k, 0, r, layout=layout)
+        shift = partial_rotary(q, 1007, r, layout=layout, base=1e4) @ partial_rotary(
+            k, 1000, r, layout=layout, base=1e4
+        ) - partial_rotary(q, 7, r, layout=layout, base=1e4) @ partial_rotary(k, 0, r, layout=layout, base=1e4)
         assert abs(shift) < 1e-12
 
 
@@ -340,7 +341,7 @@ def checkpoint():
 def test_multihead_attention_matches_loop(checkpoint):
     c = checkpoint
     S, O = multihead_rope_attention(
-        c["X"], c["W_q"], c["W_k"], c["W_v"], c["n_heads"], causal=True, layout="interleaved"
+        c["X"], c["W_q"], c["W_k"], c["W_v"], c["n_heads"], causal=True, layout="interleaved", base=1e4
     )
     np.testing.assert_allclose(S, c["meta"][0], rtol=0, atol=1e-12)
     np.testing.assert_allclose(O, c["meta"][1], rtol=0, atol=1e-12)
@@ -354,6 +355,7 @@ def test_multihead_attention_matches_loop(checkpoint):
         np.arange(c["T"]),
         causal=True,
         layout="interleaved",
+        base=1e4,
     )
     np.testing.assert_allclose(O[:, rows], single, rtol=0, atol=1e-12)
 
@@ -361,7 +363,7 @@ def test_multihead_attention_matches_loop(checkpoint):
 def test_permuted_weights_reproduce_interleaved_scores(checkpoint):
     c = checkpoint
     pq, pk = permute_for_half(c["W_q"], c["n_heads"]), permute_for_half(c["W_k"], c["n_heads"])
-    S, O = multihead_rope_attention(c["X"], pq, pk, c["W_v"], c["n_heads"], layout="half", causal=True)
+    S, O = multihead_rope_attention(c["X"], pq, pk, c["W_v"], c["n_heads"], layout="half", causal=True, base=1e4)
     assert rel(S, c["meta"][0]) < 1e-14 and rel(O, c["meta"][1]) < 1e-14  # notebook: 3.1e-16, 4.1e-16
     # independently: the permuted weights through loop-built half-layout rotations
     S_loop, _ = loop_attention(
@@ -381,7 +383,9 @@ def test_unpermuted_weights_change_scores(checkpoint):
     c = checkpoint
     S_raw, O_raw = loop_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, range(c["T"]), loop_half_rotation)
     S_meta, O_meta = c["meta"]
-    S_pkg, O_pkg = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, layout="half", causal=True)
+    S_pkg, O_pkg = multihead_rope_attention(
+        c["X"], c["W_q"], c["W_k"], c["W_v"], 4, layout="half", causal=True, base=1e4
+    )
     np.testing.assert_allclose(S_pkg, S_raw, rtol=0, atol=1e-12)
     assert rel(S_raw, S_meta) == pytest.approx(1.141, abs=5e-4)
     assert rel(O_raw, O_meta) == pytest.approx(0.670, abs=5e-4)
@@ -411,9 +415,9 @@ def test_wrong_rotation_uses_a_frequency_of_neither_pair_except_first_and_last()
 
 def test_unpermuted_scores_still_relative(checkpoint):
     c = checkpoint
-    S, _ = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, layout="half")
+    S, _ = multihead_rope_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, layout="half", base=1e4)
     S_shift, _ = multihead_rope_attention(
-        c["X"], c["W_q"], c["W_k"], c["W_v"], 4, m=np.arange(c["T"]) + 1000, layout="half"
+        c["X"], c["W_q"], c["W_k"], c["W_v"], 4, m=np.arange(c["T"]) + 1000, layout="half", base=1e4
     )
     assert np.abs(S_shift - S).max() < 1e-12  # notebook: 1.0e-13
     assert np.abs(S).max() == pytest.approx(5.00, abs=5e-3)
@@ -423,7 +427,7 @@ def test_permuting_wv_permutes_output_per_head(checkpoint):
     c = checkpoint
     n = c["n_heads"]
     pq, pk, pv = (permute_for_half(c[w], n) for w in ("W_q", "W_k", "W_v"))
-    _, O = multihead_rope_attention(c["X"], pq, pk, pv, n, layout="half", causal=True)
+    _, O = multihead_rope_attention(c["X"], pq, pk, pv, n, layout="half", causal=True, base=1e4)
     O_meta = c["meta"][1]
     # explicit per-head reordering of Meta's output columns by P
     expected = np.column_stack(
@@ -476,12 +480,12 @@ def test_rotations_reject_bad_input():
 )
 def test_partial_rotary_rejects_bad_rotary_dim(r, exc, msg):
     with pytest.raises(exc, match=msg):
-        partial_rotary(np.ones(8), 1, r, layout="interleaved")
+        partial_rotary(np.ones(8), 1, r, layout="interleaved", base=1e4)
 
 
 def test_partial_rotary_rejects_bad_layout():
     with pytest.raises(ValueError, match=r"^layout must be one of \('interleaved', 'half'\), got 'halves'$"):
-        partial_rotary(np.ones(8), 1, 4, layout="halves")
+        partial_rotary(np.ones(8), 1, 4, layout="halves", base=1e4)
 
 
 @pytest.mark.parametrize("fn", [permute_for_half, permute_for_interleaved])
@@ -504,16 +508,16 @@ def test_permutation_rejects_bad_input(fn):
 def test_multihead_attention_rejects_bad_input():
     x, w = np.ones((5, 6)), np.ones((8, 6))
     with pytest.raises(TypeError, match=r"^x must be a real floating-point array of shape \(T, d_model\)"):
-        multihead_rope_attention(np.ones((5, 6), dtype=int), w, w, w, 2, layout="interleaved")
+        multihead_rope_attention(np.ones((5, 6), dtype=int), w, w, w, 2, layout="interleaved", base=1e4)
     with pytest.raises(ValueError, match=r"^x must have shape \(T, d_model\) with T >= 1, got shape \(6,\)$"):
-        multihead_rope_attention(np.ones(6), w, w, w, 2, layout="interleaved")
+        multihead_rope_attention(np.ones(6), w, w, w, 2, layout="interleaved", base=1e4)
     with pytest.raises(
         ValueError, match=r"^w_k must have shape \(8, 6\) \(d_model = x.shape\[1\]\), got shape \(8, 5\)$"
     ):
-        multihead_rope_attention(x, w, np.ones((8, 5)), w, 2, layout="interleaved")
+        multihead_rope_attention(x, w, np.ones((8, 5)), w, 2, layout="interleaved", base=1e4)
     with pytest.raises(ValueError, match=r"^m must have shape \(5,\) \(one position per row of x\), got shape \(4,\)$"):
-        multihead_rope_attention(x, w, w, w, 2, m=np.arange(4), layout="interleaved")
+        multihead_rope_attention(x, w, w, w, 2, m=np.arange(4), layout="interleaved", base=1e4)
     with pytest.raises(ValueError, match=r"^layout must be one of"):
-        multihead_rope_attention(x, w, w, w, 2, layout="inter")
+        multihead_rope_attention(x, w, w, w, 2, layout="inter", base=1e4)
     with pytest.raises(TypeError, match=r"^causal must be a bool, got str 'yes'$"):
-        multihead_rope_attention(x, w, w, w, 2, causal="yes", layout="interleaved")
+        multihead_rope_attention(x, w, w, w, 2, causal="yes", layout="interleaved", base=1e4)

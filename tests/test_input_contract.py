@@ -31,15 +31,15 @@ def test_non_finite_vectors_are_rejected_with_name_and_index(bad):
     q = X.copy()
     q[2, 5] = bad
     with pytest.raises(ValueError, match=rf"^q must contain only finite values, got {bad} at index \(2, 5\)$"):
-        ropemath.rope_scores(q, X, np.arange(3), layout="half")
+        ropemath.rope_scores(q, X, np.arange(3), layout="half", base=1e4)
     with pytest.raises(ValueError, match=r"^v must contain only finite values"):
-        ropemath.rope_softmax_attention(X, X, q, np.arange(3), layout="half")
-    assert np.all(np.isfinite(ropemath.rope_scores(X, X, np.arange(3), layout="half")))  # control
+        ropemath.rope_softmax_attention(X, X, q, np.arange(3), layout="half", base=1e4)
+    assert np.all(np.isfinite(ropemath.rope_scores(X, X, np.arange(3), layout="half", base=1e4)))  # control
 
 
 def test_overflow_is_an_error_naming_the_inputs():
     with pytest.raises(ValueError, match=r"^q \(largest \|q\| = 1e\+308\).*not finite"):
-        ropemath.rope_scores(np.full((3, 8), 1e308), X, np.arange(3), layout="half")
+        ropemath.rope_scores(np.full((3, 8), 1e308), X, np.arange(3), layout="half", base=1e4)
     with pytest.raises(ValueError, match=r"base must be a finite real number > 0, got 0.0"):
         ropemath.frequencies(8, 0.0)
     message = r"base \(largest \|base\| = 4.94e-324\).*the result of frequencies is not finite"
@@ -67,7 +67,7 @@ def test_work_ceilings_answer_at_once():
     with pytest.raises(ValueError, match=r"^length × d/2 \(cosines per scan of the search\) must be at most"):
         quick(ropemath.base_lower_bound, 2**20, 128)
     with pytest.raises(ValueError, match=r"^max_position × d/2 \(table entries"):
-        quick(ropemath.RopeCache, 4096, max_position=2**20)
+        quick(ropemath.RopeCache, 4096, max_position=2**20, base=1e4)
     with pytest.raises(ValueError, match=rf"^d must be a positive even integer <= {MAX_D}"):
         quick(ropemath.frequencies, 2 * MAX_D)
     assert ropemath.cosine_sum_minimum(1024, 16).shape == ()  # control: in range
@@ -87,13 +87,57 @@ def test_empty_arrays_are_named():
     with pytest.raises(ValueError, match=r"^x must contain at least one vector"):
         ropemath.elementwise_error(np.empty((0, 8)), 3.0)
     with pytest.raises(ValueError, match=r"^q must have shape \(N, d\) with N >= 1"):
-        ropemath.rope_scores(np.empty((0, 8)), np.empty((0, 8)), np.arange(0), layout="half")
-    assert ropemath.apply_rope(np.empty((0, 8)), np.arange(0), layout="half").shape == (0, 8)  # empty batch: valid
+        ropemath.rope_scores(np.empty((0, 8)), np.empty((0, 8)), np.arange(0), layout="half", base=1e4)
+    assert ropemath.apply_rope(np.empty((0, 8)), np.arange(0), layout="half", base=1e4).shape == (
+        0,
+        8,
+    )  # empty batch: valid
 
 
 def test_large_and_negative_positions_are_valid():
     """The contract: positions of either sign and any finite size are RoPE positions."""
-    y = ropemath.apply_rope(X, np.array([-(10**9), 0, 10**15]), layout="interleaved")
+    y = ropemath.apply_rope(X, np.array([-(10**9), 0, 10**15]), layout="interleaved", base=1e4)
     assert np.allclose(np.linalg.norm(y, axis=-1), np.linalg.norm(X, axis=-1))
     with pytest.raises(ValueError, match=r"^m must contain only finite values, got nan at index 1$"):
-        ropemath.apply_rope(X, np.array([0.0, np.nan, 1.0]), layout="interleaved")
+        ropemath.apply_rope(X, np.array([0.0, np.nan, 1.0]), layout="interleaved", base=1e4)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (
+            lambda: ropemath.apply_rope(np.ones((2, 4)), [[1, 2], [3]], layout="half", base=1e4),
+            "^m must be a rectangular",
+        ),
+        (
+            lambda: ropemath.apply_rope(np.ones(4), 1, layout="half", theta=[[1.0], [1.0, 2.0]]),
+            "^theta must be a rectangular",
+        ),
+        (lambda: ropemath.verdict("error", [[0.1, 0.2], [0.3]], 1.0), "^values must be a rectangular"),
+        (
+            lambda: ropemath.pair_products(np.ones((3, 4)), np.ones((2, 4)), layout="interleaved"),
+            "^k must have the shape of q",
+        ),
+        (lambda: ropemath.norm_error(np.empty((0, 4)), 1), "^x must hold at least one vector"),
+        (lambda: ropemath.cosine_sum_minimum(8, 4, []), "^base must be one or more real numbers > 0"),
+        (lambda: ropemath.verdict("error", [0.1], -1), "^bound must be >= 0"),
+        (lambda: ropemath.apply_rope(np.ones(4), 1, layout="half"), "^pass exactly one of base and theta"),
+        (
+            lambda: ropemath.apply_rope(np.ones(4), 1, layout="half", base=1e4, theta=[1.0, 0.5]),
+            "^pass exactly one of base",
+        ),
+    ],
+)
+def test_ragged_empty_and_missing_inputs_are_named(call, message):
+    with pytest.raises(ValueError, match=message) as info:
+        call()
+    assert "\n" not in str(info.value)
+
+
+def test_the_same_calls_with_good_input_pass():
+    """Controls for the test above: rectangular, non-empty, one frequency source."""
+    assert ropemath.apply_rope(np.ones((2, 4)), [1, 3], layout="half", base=1e4).shape == (2, 4)
+    assert ropemath.pair_products(np.ones((3, 4)), np.ones((3, 4)), layout="interleaved").shape == (3, 2)
+    assert ropemath.norm_error(np.ones((1, 4)), 1) < 1e-15
+    assert ropemath.cosine_sum_minimum(8, 4, [1e4]).shape == (1,)
+    assert ropemath.verdict("error", [0.0], 0.0).endswith("yes")

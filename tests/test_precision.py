@@ -296,7 +296,7 @@ def test_apply_rope_keeps_float64_angles_for_float32_input():
     with_f32_angles = np.empty(128, dtype=np.float32)
     with_f32_angles[0::2] = x32[0::2] * c - x32[1::2] * s
     with_f32_angles[1::2] = x32[0::2] * s + x32[1::2] * c
-    got = apply_rope(x32, m, layout="interleaved")
+    got = apply_rope(x32, m, layout="interleaved", base=10000.0)
     assert got.dtype == np.float32
     err_apply = float(np.abs(got - exact).max()) / scale
     err_f32 = float(np.abs(with_f32_angles - exact).max()) / scale

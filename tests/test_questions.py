@@ -11,16 +11,16 @@ def test_attention_outputs_by_loop_and_shift():
     rng = np.random.default_rng(5)
     q, k, v = rng.standard_normal((3, 6, 8))
     m = np.arange(6)
-    out = attention_outputs(q, k, v, m, rotate_v=False, layout="interleaved")
-    qr, kr = apply_rope(q, m, layout="interleaved"), apply_rope(k, m, layout="interleaved")
+    out = attention_outputs(q, k, v, m, rotate_v=False, layout="interleaved", base=1e4)
+    qr, kr = apply_rope(q, m, layout="interleaved", base=1e4), apply_rope(k, m, layout="interleaved", base=1e4)
     for t in range(6):
         s = np.array([qr[t] @ kr[n] / np.sqrt(8) for n in range(t + 1)])
         a = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
         assert np.allclose(out[t], a @ v[: t + 1], atol=1e-12)
-    shifted = attention_outputs(q, k, v, m + 1000, rotate_v=False, layout="interleaved")
+    shifted = attention_outputs(q, k, v, m + 1000, rotate_v=False, layout="interleaved", base=1e4)
     assert np.abs(shifted - out).max() < 1e-9  # values unrotated: shift invariant
-    rot = attention_outputs(q, k, v, m, rotate_v=True, layout="interleaved")
-    moved = attention_outputs(q, k, v, m + 1000, rotate_v=True, layout="interleaved")
+    rot = attention_outputs(q, k, v, m, rotate_v=True, layout="interleaved", base=1e4)
+    moved = attention_outputs(q, k, v, m + 1000, rotate_v=True, layout="interleaved", base=1e4)
     assert np.abs(moved - rot).max() > 0.1  # rotated values: not
 
 
@@ -31,7 +31,7 @@ def test_cached_key_scores_offset_and_dynamic_scaling():
     th = frequencies(d)
     pos = np.arange(4) + 100
     right = cached_key_scores(q, keys, pos, 104, theta_query=th, theta_keys=th, layout="interleaved")
-    relative = np.array([q @ apply_rope(keys[j], pos[j] - 104, layout="interleaved") for j in range(4)])
+    relative = np.array([q @ apply_rope(keys[j], pos[j] - 104, layout="interleaved", base=1e4) for j in range(4)])
     assert np.abs(right - relative).max() < 1e-10
     wrong = cached_key_scores(q, keys, pos, 0, theta_query=th, theta_keys=th, layout="interleaved")
     assert np.abs(wrong - right).max() > 0.1
@@ -69,17 +69,19 @@ def test_identities_stated_in_notebook_10():
     q, k, v = rng.standard_normal((3, 16, 128))
     pos = np.arange(16)
     # rotated values: a shift by s rotates the output by R_s
-    out = attention_outputs(q, k, v, pos, rotate_v=True, layout="interleaved")
-    shifted = attention_outputs(q, k, v, pos + 1000, rotate_v=True, layout="interleaved")
-    assert np.abs(shifted - apply_rope(out, 1000, layout="interleaved")).max() < 1e-9
+    out = attention_outputs(q, k, v, pos, rotate_v=True, layout="interleaved", base=1e4)
+    shifted = attention_outputs(q, k, v, pos + 1000, rotate_v=True, layout="interleaved", base=1e4)
+    assert np.abs(shifted - apply_rope(out, 1000, layout="interleaved", base=1e4)).max() < 1e-9
     assert np.abs(shifted - out).max() > 0.1  # says no without the rotation
     # partial rotary: score = rotary part + position-free pass-through part
     from ropemath import partial_rotary
 
     qp, kp = rng.standard_normal((2, 96))
     for r in (0, 7, 1234):
-        score = partial_rotary(qp, r, 24, layout="half") @ partial_rotary(kp, 0, 24, layout="half")
-        assert np.isclose(score, apply_rope(qp[:24], r, layout="half") @ kp[:24] + qp[24:] @ kp[24:], atol=1e-11)
+        score = partial_rotary(qp, r, 24, layout="half", base=1e4) @ partial_rotary(kp, 0, 24, layout="half", base=1e4)
+        assert np.isclose(
+            score, apply_rope(qp[:24], r, layout="half", base=1e4) @ kp[:24] + qp[24:] @ kp[24:], atol=1e-11
+        )
     # the plus sign: neighbours stop looking alike (decay bound at distance 1)
     from ropemath import decay_bound
 
@@ -87,4 +89,4 @@ def test_identities_stated_in_notebook_10():
     assert float(decay_bound(1.0, 128, theta=minus)) > 30 > 10 > float(decay_bound(1.0, 128, theta=plus))
     # negative positions: R_-m R_m = I
     x = rng.standard_normal(128)
-    assert np.abs(apply_rope(apply_rope(x, 5, layout="half"), -5, layout="half") - x).max() < 1e-14
+    assert np.abs(apply_rope(apply_rope(x, 5, layout="half", base=1e4), -5, layout="half", base=1e4) - x).max() < 1e-14

@@ -36,14 +36,14 @@ def test_score_maps_match_loops():
     maps = same_token_score_maps(x, pos, wq, wk)
     q = np.tile(wq @ x, (6, 1))
     k = np.tile(wk @ x, (6, 1))
-    assert np.allclose(maps["rope"], rope_scores(q, k, pos, layout="interleaved"), atol=1e-12)
+    assert np.allclose(maps["rope"], rope_scores(q, k, pos, layout="interleaved", base=10000.0), atol=1e-12)
     p = sinusoidal_encoding(pos, 8)
     for m in range(6):
         for n in range(6):
             expect = (wq @ (x + p[m])) @ (wk @ (x + p[n]))
             assert abs(maps["absolute"][m, n] - expect) < 1e-12
-            assert abs(maps["rope"][m, n] - apply_rope(wq @ x, m, layout="interleaved")
-                       @ apply_rope(wk @ x, n, layout="interleaved")) < 1e-12
+            assert abs(maps["rope"][m, n] - apply_rope(wq @ x, m, layout="interleaved", base=10000.0)
+                       @ apply_rope(wk @ x, n, layout="interleaved", base=10000.0)) < 1e-12
 
 
 def test_toeplitz_deviation_says_no():

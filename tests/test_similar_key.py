@@ -63,7 +63,11 @@ def test_similar_key_scores_use_rotated_vectors():
     q = rng.standard_normal((2, 8))
     k = q + 0.5 * rng.standard_normal((2, 8))
     n = rng.integers(0, 10**4, size=2).astype(float)
-    by_hand = np.mean(np.sum(apply_rope(q, n + 3.0, layout="interleaved") * apply_rope(k, n, layout="interleaved"), 1))
+    by_hand = np.mean(
+        np.sum(
+            apply_rope(q, n + 3.0, layout="interleaved", base=1e4) * apply_rope(k, n, layout="interleaved", base=1e4), 1
+        )
+    )
     mean, _ = similar_key_scores([3.0], 8, trials=2, noise=0.5, seed=7)
     assert mean[0] == pytest.approx(by_hand, rel=1e-12)
 
@@ -159,8 +163,8 @@ def test_attention_pattern_figure_shows_scores_and_weights_that_ignore_a_shift()
     images = [ax.images[0].get_array() for ax in fig.axes if ax.images]
     x = 2.0 * np.random.default_rng(3).standard_normal(8)
     tokens, pos = np.tile(x, (16, 1)), np.arange(16.0)
-    assert np.allclose(images[0], rope_scores(tokens, tokens, pos, layout="interleaved"))
-    weights = rope_attention_weights(tokens, tokens, pos, causal=True, layout="interleaved")
+    assert np.allclose(images[0], rope_scores(tokens, tokens, pos, layout="interleaved", base=1e4))
+    weights = rope_attention_weights(tokens, tokens, pos, causal=True, layout="interleaved", base=1e4)
     lower = np.tril(np.ones((16, 16), dtype=bool))
     assert np.allclose(np.asarray(images[1])[lower], weights[lower])
     assert np.allclose(np.asarray(images[2])[lower], weights[lower], atol=1e-9)

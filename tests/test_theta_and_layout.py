@@ -57,9 +57,9 @@ def test_layout_is_a_required_keyword(fn):
 
 def test_a_missing_layout_is_an_error_not_a_guess():
     with pytest.raises(TypeError, match="layout"):
-        apply_rope(np.ones(4), 1)
+        apply_rope(np.ones(4), 1, base=1e4)
     with pytest.raises(TypeError, match="layout"):
-        rope_scores(np.ones((2, 4)), np.ones((2, 4)), [0, 1])
+        rope_scores(np.ones((2, 4)), np.ones((2, 4)), [0, 1], base=1e4)
 
 
 def test_pair_products_in_the_half_layout_are_the_permuted_interleaved_ones():
@@ -74,8 +74,8 @@ def test_the_wrong_layout_is_a_different_rotation():
     # Why the default had to go: HF data (half layout) rotated as interleaved gives a large error, silently.
     x = np.random.default_rng(0).standard_normal((16, 64))
     m = np.arange(16) * 37
-    right = apply_rope(to_half(x), m, layout="half")
-    wrong = apply_rope(to_half(x), m, layout="interleaved")
+    right = apply_rope(to_half(x), m, layout="half", base=1e4)
+    wrong = apply_rope(to_half(x), m, layout="interleaved", base=1e4)
     assert np.linalg.norm(wrong - right) / np.linalg.norm(right) > 0.5
 
 
@@ -89,7 +89,8 @@ def test_theta_equals_base_when_it_is_the_same_frequencies():
             apply_rope(x, pos, layout=layout, base=500000.0),
         )
         assert np.array_equal(
-            rope_scores(q, k, pos, layout=layout, theta=frequencies(16)), rope_scores(q, k, pos, layout=layout)
+            rope_scores(q, k, pos, layout=layout, theta=frequencies(16)),
+            rope_scores(q, k, pos, layout=layout, base=1e4),
         )
     cache = RopeCache(16, max_position=100, theta=frequencies(16, 7.0))
     assert np.array_equal(cache.apply(x, pos, layout="interleaved"), apply_rope(x, pos, layout="interleaved", base=7.0))
@@ -100,8 +101,12 @@ def test_theta_from_a_config_is_used():
     theta, _ = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8, "rope_type": "linear", "factor": 4.0})
     x = np.array([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])
     # position interpolation: position 4 with theta / 4 is position 1 with theta
-    assert np.allclose(apply_rope(x, 4, layout="interleaved", theta=theta), apply_rope(x, 1, layout="interleaved"))
-    assert not np.allclose(apply_rope(x, 4, layout="interleaved", theta=theta), apply_rope(x, 4, layout="interleaved"))
+    assert np.allclose(
+        apply_rope(x, 4, layout="interleaved", theta=theta), apply_rope(x, 1, layout="interleaved", base=1e4)
+    )
+    assert not np.allclose(
+        apply_rope(x, 4, layout="interleaved", theta=theta), apply_rope(x, 4, layout="interleaved", base=1e4)
+    )
 
 
 @pytest.mark.parametrize(
@@ -121,7 +126,7 @@ def test_bad_theta_and_layout(kwargs, exc, message):
 
 
 def test_public_api_exports():
-    assert "frequencies_from_config" in ropemath.__all__ and "pair_frequencies" in ropemath.core.rotation.__all__
+    assert "frequencies_from_config" in ropemath.__all__ and "resolve_frequencies" in ropemath.core.rotation.__all__
 
 
 #: Public functions that may keep a default layout, each with its reason.  They build RoFormer's own

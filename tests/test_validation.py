@@ -59,12 +59,12 @@ def test_boolean_base():
 @pytest.mark.parametrize("m", [np.nan, np.inf, [0.0, -np.inf, 1.0]])
 def test_non_finite_positions(m):
     with pytest.raises(ValueError, match=r"^m must contain only finite values"):
-        apply_rope(X, m, layout="interleaved")
+        apply_rope(X, m, layout="interleaved", base=10000.0)
 
 
 def test_boolean_positions():
     with pytest.raises(TypeError, match=r"^m must be a real number or an array of real numbers, got bool"):
-        apply_rope(X, True, layout="interleaved")
+        apply_rope(X, True, layout="interleaved", base=10000.0)
 
 
 def test_complex_positions():
@@ -80,27 +80,27 @@ def test_last_axis_not_d():
 
 def test_odd_last_axis():
     with pytest.raises(ValueError, match=r"^x must have a positive even last axis"):
-        apply_rope(np.ones((2, 5)), 0, layout="interleaved")
+        apply_rope(np.ones((2, 5)), 0, layout="interleaved", base=10000.0)
 
 
 def test_scalar_x():
     with pytest.raises(ValueError, match=r"^x must have at least one axis"):
-        apply_rope(np.float64(1.0), 0, layout="interleaved")
+        apply_rope(np.float64(1.0), 0, layout="interleaved", base=10000.0)
 
 
 def test_positions_not_broadcastable():
     with pytest.raises(ValueError, match=r"^m must be broadcastable to x.shape\[:-1\]=\(3,\), got shape \(4,\)$"):
-        apply_rope(X, np.arange(4), layout="interleaved")
+        apply_rope(X, np.arange(4), layout="interleaved", base=10000.0)
 
 
 def test_positions_with_more_axes_than_x():
     with pytest.raises(ValueError, match=r"^m must be broadcastable to x.shape\[:-1\]=\(3,\), got shape \(2, 3\)$"):
-        apply_rope(X, np.zeros((2, 3)), layout="interleaved")
+        apply_rope(X, np.zeros((2, 3)), layout="interleaved", base=10000.0)
 
 
 def test_unknown_layout():
     with pytest.raises(ValueError, match=r"^layout must be one of \('interleaved', 'half'\), got 'neox'$"):
-        apply_rope(X, 0, layout="neox")
+        apply_rope(X, 0, layout="neox", base=10000.0)
 
 
 def test_non_string_layout():
@@ -110,17 +110,17 @@ def test_non_string_layout():
 
 def test_integer_x():
     with pytest.raises(TypeError, match=r"^x must be a real floating-point array .*got array of dtype int64"):
-        apply_rope(np.ones((2, 4), dtype=np.int64), 0, layout="interleaved")
+        apply_rope(np.ones((2, 4), dtype=np.int64), 0, layout="interleaved", base=10000.0)
 
 
 def test_boolean_x():
     with pytest.raises(TypeError, match=r"^x must be a real floating-point array .*got array of dtype bool"):
-        apply_rope(np.ones((2, 4), dtype=bool), 0, layout="interleaved")
+        apply_rope(np.ones((2, 4), dtype=bool), 0, layout="interleaved", base=10000.0)
 
 
 def test_complex_x():
     with pytest.raises(TypeError, match=r"^x must be a real floating-point array .*got array of dtype complex128"):
-        apply_rope(np.ones((2, 4), dtype=complex), 0, layout="interleaved")
+        apply_rope(np.ones((2, 4), dtype=complex), 0, layout="interleaved", base=10000.0)
 
 
 def test_to_half_rejects_odd_axis():

@@ -52,7 +52,7 @@ def rope_scores(
     with :math:`p_m` = ``positions[m]``.  Source: RoFormer eq. (16).
 
     >>> q = np.array([[1.0, 0.0]]); k = np.array([[1.0, 0.0]])
-    >>> rope_scores(q, k, [0], layout="interleaved").tolist()
+    >>> rope_scores(q, k, [0], layout="interleaved", base=1e4).tolist()
     [[1.0]]
     """
     q, k, positions = check_qk(q, k, positions)
@@ -80,7 +80,8 @@ def rope_attention_weights(
     (sums over visible keys; :math:`j \le m` when ``causal``).  Computed stably: the row
     maximum is subtracted before exponentiating.  Source: RoFormer eq. (2) with eq. (16).
 
-    >>> w = rope_attention_weights(np.ones((3, 2)), np.ones((3, 2)), [0, 1, 2], causal=True, layout="interleaved")
+    >>> ones = np.ones((3, 2))
+    >>> w = rope_attention_weights(ones, ones, [0, 1, 2], causal=True, layout="interleaved", base=1e4)
     >>> [round(float(s), 12) for s in w.sum(axis=1)], float(w[0, 1])
     ([1.0, 1.0, 1.0], 0.0)
     """
@@ -116,7 +117,7 @@ def rope_softmax_attention(
     Source: RoFormer eq. (2), (16).
 
     >>> v = np.array([[1.0], [3.0]])
-    >>> o = rope_softmax_attention(np.ones((2, 2)), np.ones((2, 2)), v, [5, 5], layout="interleaved")
+    >>> o = rope_softmax_attention(np.ones((2, 2)), np.ones((2, 2)), v, [5, 5], layout="interleaved", base=1e4)
     >>> o.tolist()
     [[2.0], [2.0]]
     """
@@ -151,7 +152,7 @@ def shift_invariance_error(
 
     >>> rng = np.random.default_rng(1)
     >>> q, k, v = rng.standard_normal((3, 6, 8))
-    >>> shift_invariance_error(q, k, v, np.arange(6), 1000.0, layout="interleaved") < 1e-12
+    >>> shift_invariance_error(q, k, v, np.arange(6), 1000.0, layout="interleaved", base=1e4) < 1e-12
     True
     """
     shift = check_real(shift, "shift")

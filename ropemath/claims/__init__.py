@@ -16,7 +16,7 @@ fails on any).
 Importing this package imports sympy (the checks call :mod:`ropemath.symbolic`), so
 ``import ropemath`` does not import it.
 
-References: the five notes of ``shared/REFERENCES.md``; Su et al., *RoFormer*,
+References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
 """
 

@@ -50,7 +50,7 @@ def softmax_weights(*, power: float = 0.5) -> Outcome:
     ``power`` is the exponent of d in the scale (1/2: :math:`\sqrt d`).
     """
     q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
-    w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved")  # all positions equal: no rotation
+    w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved", base=1e4)  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / 8.0**power) for j in range(5)] for i in range(5)])
     loop /= loop.sum(axis=1, keepdims=True)
     err = max(float(np.max(np.abs(w - loop))), float(np.max(np.abs(w.sum(axis=1) - 1))))
@@ -69,7 +69,7 @@ def permutation_blind(*, with_positions: bool = False) -> Outcome:
 
     def attend(x: np.ndarray) -> np.ndarray:
         pos = np.arange(len(x), dtype=float) if with_positions else np.zeros(len(x))
-        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, pos, layout="interleaved")
+        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, pos, layout="interleaved", base=1e4)
 
     out1, out2 = attend(tokens), attend(tokens[order])
     err = float(np.max(np.abs(out1[order] - out2)))
@@ -97,14 +97,14 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
         float(
             np.max(
                 np.abs(
-                    rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved")
-                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved")
+                    rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
+                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
                 )
             )
         )
         for c in (False, True)
     )
-    err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved") - loop))))
+    err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4) - loop))))
     grid = np.linspace(-30, 30, 601)
     positive = bool(np.all(elu_plus_one(grid) > 0) and np.all(np.exp(grid) > 0))  # softmax is exp / a positive sum
     return identity(
@@ -143,8 +143,8 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
         float(
             np.max(
                 np.abs(
-                    rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, layout="interleaved")
-                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved")
+                    rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, layout="interleaved", base=1e4)
+                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
                 )
             )
         )
@@ -160,26 +160,26 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
 def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
     low = smallest_numerator(
-        np.zeros((2, 2)), np.zeros((2, 2)), [distance, 0], layout="interleaved"
+        np.zeros((2, 2)), np.zeros((2, 2)), [distance, 0], layout="interleaved", base=1e4
     )  # phi = (1, 1), distance 3
     q, k, v = np.random.default_rng(35).standard_normal((3, 32, 8))  # seed 35
     pos = np.arange(32.0)
-    dev = weight_sum_deviation(q, k, pos, layout="interleaved")
+    dev = weight_sum_deviation(q, k, pos, layout="interleaved", base=1e4)
     # a map that does NOT keep norms, 2 R_m, factorises just as well
     rq, rk = (
-        2 * apply_rope(elu_plus_one(q), pos, layout="interleaved"),
-        2 * apply_rope(elu_plus_one(k), pos, layout="interleaved"),
+        2 * apply_rope(elu_plus_one(q), pos, layout="interleaved", base=1e4),
+        2 * apply_rope(elu_plus_one(k), pos, layout="interleaved", base=1e4),
     )
     scaled = float(np.max(np.abs((rq @ rk.T) @ v - rq @ (rk.T @ v))) / np.max(np.abs((rq @ rk.T) @ v)))
     corr = float(
         np.max(
             np.abs(
-                rope_linear_attention_prefix(q, k, v, pos, layout="interleaved")
-                - rope_linear_attention(q, k, v, pos, layout="interleaved")
+                rope_linear_attention_prefix(q, k, v, pos, layout="interleaved", base=1e4)
+                - rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4)
             )
         )
     )
-    _, den = rope_linear_terms(q, k, pos, layout="interleaved")
+    _, den = rope_linear_terms(q, k, pos, layout="interleaved", base=1e4)
     example = {
         "d": 2,
         "phi(q_m) = phi(k_n)": [1.0, 1.0],
@@ -209,10 +209,11 @@ def _before_after(identity_weights: bool = False) -> tuple[float, float]:
     pos = np.arange(6.0)
 
     def before(p: np.ndarray) -> np.ndarray:
-        return (apply_rope(x, p, layout="interleaved") @ wq.T) @ (apply_rope(x, p, layout="interleaved") @ wk.T).T
+        xr = apply_rope(x, p, layout="interleaved", base=1e4)
+        return (xr @ wq.T) @ (xr @ wk.T).T
 
     def after(p: np.ndarray) -> np.ndarray:
-        return rope_scores(x @ wq.T, x @ wk.T, p, layout="interleaved")
+        return rope_scores(x @ wq.T, x @ wk.T, p, layout="interleaved", base=1e4)
 
     return shift_change(before, pos, 5.0), shift_change(after, pos, 5.0)
 
@@ -247,7 +248,7 @@ def rotated_scores(*, sign: int = 1) -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
     q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
     pos = np.array([0.0, 3.0, 4.0, 10.0, 11.0, 50.0])
-    S = rope_scores(q, k, pos, layout="interleaved")
+    S = rope_scores(q, k, pos, layout="interleaved", base=1e4)
     loop = np.array([[q[a] @ rotation_matrix(sign * (pos[b] - pos[a]), 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
@@ -264,11 +265,13 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
 
     def plain(p: np.ndarray) -> np.ndarray:
-        values = apply_rope(v, p, layout="interleaved") if rotate_v else v
-        return rope_softmax_attention(q, k, values, p, layout="interleaved")
+        values = apply_rope(v, p, layout="interleaved", base=1e4) if rotate_v else v
+        return rope_softmax_attention(q, k, values, p, layout="interleaved", base=1e4)
 
     def rotated_v(p: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(q, k, apply_rope(v, p, layout="interleaved"), p, layout="interleaved")
+        return rope_softmax_attention(
+            q, k, apply_rope(v, p, layout="interleaved", base=1e4), p, layout="interleaved", base=1e4
+        )
 
     kept, leaked = shift_change(plain, pos, 5.0), shift_change(rotated_v, pos, 5.0)
     return Outcome(

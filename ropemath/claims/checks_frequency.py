@@ -61,8 +61,8 @@ def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
         q, k = rng.standard_normal((2, 32))
         n = float(rng.integers(-(10**6), 10**6 + 1))
         score = complex_score(q, k, sign * r, layout="interleaved")
-        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved") @ apply_rope(
-            k, n, layout="interleaved"
+        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved", base=10000.0) @ apply_rope(
+            k, n, layout="interleaved", base=10000.0
         )
         bound = scale * abel_bound(q, k, r, layout="interleaved")
         out["max_ratio"] = max(out["max_ratio"], float(np.max(np.abs(score) / bound)))

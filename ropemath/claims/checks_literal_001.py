@@ -200,7 +200,7 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     q, m = np.array([1.0, 0.0]), 1.0
     p = sinusoidal_encoding(m, 2)  # (sin m, cos m), the sinusoidal pair at d = 2 (omega_0 = theta_0 = 1)
     stated = rotation_2d(m) @ (p if multiplied == "p_m" else q)
-    actual = apply_rope(q, m, layout="interleaved")
+    actual = apply_rope(q, m, layout="interleaved", base=1e4)
     rotated_p = [rotation_2d(float(r)) @ sinusoidal_encoding(float(r), 2) for r in range(6)]
     constant = max(float(np.max(np.abs(v - rotated_p[0]))) for v in rotated_p)
     rng = np.random.default_rng(54)  # seed 54: the correction f(q, m) = e^{i m theta} q on random q, m
@@ -208,7 +208,7 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     for _ in range(20):
         x, r = rng.standard_normal(2), float(rng.integers(-1000, 1000))
         z = complex(*x) * cmath.exp(1j * r)
-        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, layout="interleaved") - [z.real, z.imag]))))
+        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, layout="interleaved", base=1e4) - [z.real, z.imag]))))
     gap = float(np.max(np.abs(stated - actual)))
     ok = worst <= 1e-9  # |m| up to 1000 rad, both sides form the same angle m theta = m
     return Outcome(
@@ -230,8 +230,8 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     q, k = np.random.default_rng(55).standard_normal((2, 6, 8))  # seed 55
 
     def weights(p: np.ndarray) -> np.ndarray:
-        keys = apply_rope(k, p, layout="interleaved") if rotate_keys else k
-        s = apply_rope(q, p, layout="interleaved") @ keys.T / np.sqrt(8.0)
+        keys = apply_rope(k, p, layout="interleaved", base=1e4) if rotate_keys else k
+        s = apply_rope(q, p, layout="interleaved", base=1e4) @ keys.T / np.sqrt(8.0)
         e = np.exp(s - s.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 

@@ -17,7 +17,7 @@ Example:
 
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
-References: "精英笔记：旋转位置编码 (RoPE)" (note 002 of ``shared/REFERENCES.md``); Su et al.,
+References: "精英笔记：旋转位置编码 (RoPE)" (note 002 of :data:`ropemath.claims.ledger.NOTES`); Su et al.,
 *RoFormer*, arXiv:2104.09864 v5, eq. (14)-(16), (34); Vaswani et al. (2017) §3.5.
 """
 
@@ -45,7 +45,7 @@ def _theta(k: int, d: int) -> float:
 def doubled_goal_formula(*, doubled: bool = True) -> Outcome:
     r"""The goal line as scraped, :math:`A = g\,A = g` (a chain), for RoPE's :math:`A = g = q^\top R_{n-m} k`."""
     q = k = np.array([2.0, 0.0])  # m = n = 0: A = g = |q|^2 = 4
-    a = float(apply_rope(q, 0.0, layout="interleaved") @ apply_rope(k, 0.0, layout="interleaved"))
+    a = float(apply_rope(q, 0.0, layout="interleaved", base=1e4) @ apply_rope(k, 0.0, layout="interleaved", base=1e4))
     g = float(q @ k)
     chain = abs(a - g * a) if doubled else abs(a - g)
     return Outcome(
@@ -63,7 +63,9 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
     query = k_n if symbol == "k_n" else q_m
 
     def score(a: np.ndarray, b: np.ndarray, m: float, n: float) -> float:
-        return float(apply_rope(a, m, layout="interleaved") @ apply_rope(b, n, layout="interleaved"))
+        return float(
+            apply_rope(a, m, layout="interleaved", base=1e4) @ apply_rope(b, n, layout="interleaved", base=1e4)
+        )
 
     stated, actual = score(query, k_n, m, n), score(q_m, k_n, m, n)
     corr = max(abs(score(q_m, k_n, m + s, n + s) - actual) for s in (-5.0, 3.0, 1000.0))  # relative in m - n
@@ -96,8 +98,13 @@ def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
 
     def scores(p: np.ndarray) -> np.ndarray:
         if project:
-            return (apply_rope(x, p, layout="interleaved") @ wq.T) @ (apply_rope(x, p, layout="interleaved") @ wk.T).T
-        return apply_rope(x @ wq.T, p, layout="interleaved") @ apply_rope(x @ wk.T, p, layout="interleaved").T
+            return (apply_rope(x, p, layout="interleaved", base=1e4) @ wq.T) @ (
+                apply_rope(x, p, layout="interleaved", base=1e4) @ wk.T
+            ).T
+        return (
+            apply_rope(x @ wq.T, p, layout="interleaved", base=1e4)
+            @ apply_rope(x @ wk.T, p, layout="interleaved", base=1e4).T
+        )
 
     change = shift_change(scores, np.arange(6.0), 5.0)
     return Outcome(
@@ -152,7 +159,8 @@ def matrix_sparse(*, dims: tuple[int, ...] = (64, 128, 512)) -> Outcome:
     ok = all(n == 2 * d and n / d**2 <= 1 / 16 for d, n in filled.items())
     return Outcome(
         "holds" if ok else "fails",
-        "Non-zero entries of R^d_(Theta,1): " + ", ".join(f"{n} of {d * d} at d = {d}" for d, n in filled.items())
+        "Non-zero entries of R^d_(Theta,1): "
+        + ", ".join(f"{n} of {d * d} at d = {d}" for d, n in filled.items())
         + " (bound: at most 1/16 filled).",
     )
 
@@ -170,11 +178,16 @@ def index_shift(*, matrix_first: int = 1) -> Outcome:
     r"""§4 (:math:`\theta_1..\theta_{d/2}`) and §4.1 (:math:`\theta_0..\theta_{d/2-1}`) with §3's :math:`\theta_k`."""
     d, m, q = 8, 1.0, np.eye(8)[0]  # theta_k = 10^-k at d = 8
     matrix = _display_matrix(m, d, matrix_first) @ q
-    fast = apply_rope(q, m, layout="interleaved")  # eq. (34), theta_0..theta_(d/2-1)
+    fast = apply_rope(q, m, layout="interleaved", base=1e4)  # eq. (34), theta_0..theta_(d/2-1)
     corr = max(float(np.max(np.abs(_display_matrix(p, d, 0) - rotation_matrix(p, d)))) for p in POSITIONS)
     inputs = {"d": 8, "theta_k": "10^-k", "m": 1, "q": "e_0", "coordinate": 1}
-    return refuted(float(matrix[1]), float(fast[1]), inputs, corr, f"§4 matrix (blocks from theta_{matrix_first}) "
-                   "vs the §4.1 formula")
+    return refuted(
+        float(matrix[1]),
+        float(fast[1]),
+        inputs,
+        corr,
+        f"§4 matrix (blocks from theta_{matrix_first}) vs the §4.1 formula",
+    )
 
 
 @control("the fifth sine entry written sin m theta_2", fifth_sine=2)
@@ -198,7 +211,7 @@ def kronecker_reading(*, product: str = "kron") -> Outcome:
     r""":math:`\otimes` read as the Kronecker product: :math:`q \otimes \cos` has :math:`d^2` entries, not d."""
     q = np.random.default_rng(64).standard_normal(8)  # seed 64
     ang = np.repeat(np.arange(4.0), 2)
-    cos, sin = np.cos(10.0 ** -ang), np.sin(10.0 ** -ang)  # m = 1, theta_i = 10^-i at d = 8
+    cos, sin = np.cos(10.0**-ang), np.sin(10.0**-ang)  # m = 1, theta_i = 10^-i at d = 8
     turned = np.array([-q[1], q[0], -q[3], q[2], -q[5], q[4], -q[7], q[6]])
     op = np.kron if product == "kron" else np.multiply
     out = op(q, cos) + op(turned, sin)
@@ -221,13 +234,19 @@ def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
 
     worst = 0.0
     for m in POSITIONS:
-        ra, rb = stretch * apply_rope(a, m, layout="interleaved"), stretch * apply_rope(b, m, layout="interleaved")
+        ra, rb = (
+            stretch * apply_rope(a, m, layout="interleaved", base=1e4),
+            stretch * apply_rope(b, m, layout="interleaved", base=1e4),
+        )
         lengths = float(np.max(np.abs(np.linalg.norm(ra, axis=-1) / np.linalg.norm(a, axis=-1) - 1)))
         worst = max(worst, lengths, float(np.max(np.abs(angle(ra, rb) - angle(a, b)))))
     worst = max(worst, norm_error(a, 3.0) if stretch == 1.0 else 0.0, orthogonality_error(3.0, 16))
     what = "R_m" if stretch == 1.0 else f"{stretch:g} R_m"
-    return identity(worst, f"{what}: relative length change and angle change, 16 pairs in R^16 (seed 65), "
-                    "6 positions; R^T R = I", tol=1e-9)
+    return identity(
+        worst,
+        f"{what}: relative length change and angle change, 16 pairs in R^16 (seed 65), 6 positions; R^T R = I",
+        tol=1e-9,
+    )
 
 
 @control("the same position for both vectors", n_offset=0.0)
@@ -241,14 +260,19 @@ def angle_under_different_rotations(*, n_offset: float = -1.0) -> Outcome:
 
     actual = angle(rotation_2d(m) @ q, rotation_2d(n) @ k)
     rng = np.random.default_rng(66)  # seed 66: the correction in d = 8 with the RoPE frequencies
-    corr = max(relative_position_error(a, b, mm, nn) for a, b in rng.standard_normal((5, 2, 8)) for mm, nn in
-               ((3.0, -4.0), (1000.0, 5.0)))
+    corr = max(
+        relative_position_error(a, b, mm, nn)
+        for a, b in rng.standard_normal((5, 2, 8))
+        for mm, nn in ((3.0, -4.0), (1000.0, 5.0))
+    )
     inputs = {"q = k": [1.0, 0.0], "theta": 1.0, "m": 1, "n": num(n)}
     return refuted(angle(q, k), actual, inputs, corr, "angle before vs after rotating by m theta and n theta")
 
 
-@control("num_heads in place of head_dim, head_dim of hidden_dim", stated=("batch_size", "seq_length", "num_heads",
-                                                                          "head_dim"))
+@control(
+    "num_heads in place of head_dim, head_dim of hidden_dim",
+    stated=("batch_size", "seq_length", "num_heads", "head_dim"),
+)
 def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length", "head_dim", "hidden_dim")) -> Outcome:
     r"""The comment's [batch_size x seq_length x head_dim x hidden_dim] vs the tensor the code's ``view`` makes."""
     size = {"batch_size": 1, "seq_length": 3, "num_heads": 2, "head_dim": 4, "hidden_dim": 8}

@@ -163,13 +163,13 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
     """
     wq = np.array([[2.0, 1.0], [0.0, 1.0]])
     x = {"m": np.array([1.0, 0.0]), "n": np.array([0.0, 1.0])}
-    f_q0 = apply_rope(wq @ x["m"], 0.0, layout="interleaved")
+    f_q0 = apply_rope(wq @ x["m"], 0.0, layout="interleaved", base=10000.0)
     stated = wq @ x[token]
     rng = np.random.default_rng(61)  # seed 61: the correction for random W_q, x_m
     corr = 0.0
     for _ in range(10):
         w, xm = rng.standard_normal((2, 2)), rng.standard_normal(2)
-        corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, layout="interleaved") - w @ xm))))
+        corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, layout="interleaved", base=10000.0) - w @ xm))))
     out = refuted(
         float(stated[0]),
         float(f_q0[0]),
@@ -195,7 +195,7 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     """
     x = np.array([0.6, -0.8])
     ms = np.arange(-50.0, 51.0)
-    y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, layout="interleaved")
+    y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, layout="interleaved", base=10000.0)
     turned = np.arctan2(x[0] * y[:, 1] - x[1] * y[:, 0], y @ x)  # signed angle from x to y
     err = float(np.max(np.abs(np.exp(1j * turned) - np.exp(1j * per_position * ms))))
     diff = np.angle(np.exp(1j * (turned[:, None] - turned[None, :])))
@@ -219,8 +219,8 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
     """
     q, k, v = np.random.default_rng(62).standard_normal((3, 5, 4))  # seed 62
     pos = np.zeros(5)  # all positions equal: plain SDPA
-    out = rope_softmax_attention(q, k, v, pos, layout="interleaved")
-    w = rope_attention_weights(q, k, pos, layout="interleaved")
+    out = rope_softmax_attention(q, k, v, pos, layout="interleaved", base=10000.0)
+    w = rope_attention_weights(q, k, pos, layout="interleaved", base=10000.0)
     logits = np.array([[(q[a] / 2.0) @ k[b] for b in range(5)] for a in range(5)])  # sqrt(4) = 2
     soft = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     corr = float(np.max(np.abs(w - soft)))

@@ -20,8 +20,8 @@ control (:mod:`.controls`) runs the same measurement on that variant, which must
 
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4; the five notes of
-``shared/REFERENCES.md``.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4; the five study notes of
+:data:`ropemath.claims.ledger.NOTES`.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
     Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`.
     """
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
-    pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), layout="interleaved")
+    pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), layout="interleaved", base=1e4)
     sq = np.sum(pts**2, axis=1)
     dist = sq[:, None] + sq[None, :] - 2 * pts @ pts.T
     np.fill_diagonal(dist, np.inf)
@@ -81,7 +81,16 @@ def invertible(*, sign: int = -1) -> Outcome:
     r""":math:`R_{-m} R_m x = x`: the rotation loses no information (undone by :math:`R_{\mathrm{sign}\,m}`)."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
     err = max(
-        float(np.max(np.abs(apply_rope(apply_rope(x, m, layout="interleaved"), sign * m, layout="interleaved") - x)))
+        float(
+            np.max(
+                np.abs(
+                    apply_rope(
+                        apply_rope(x, m, layout="interleaved", base=1e4), sign * m, layout="interleaved", base=1e4
+                    )
+                    - x
+                )
+            )
+        )
         for m in POSITIONS
     )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
@@ -98,7 +107,7 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
     a, b = 1.7, -0.4
 
     def f(v: np.ndarray, m: float) -> np.ndarray:
-        return apply_rope(v, m, layout="interleaved") + additive * sinusoidal_encoding(m, 16)
+        return apply_rope(v, m, layout="interleaved", base=1e4) + additive * sinusoidal_encoding(m, 16)
 
     err = float(np.max([np.max(np.abs(f(a * x + b * y, m) - a * f(x, m) - b * f(y, m))) for m in POSITIONS]))
     zero = float(np.max([np.max(np.abs(f(np.zeros(16), m))) for m in POSITIONS]))  # NaN propagates

@@ -25,7 +25,7 @@ Example (each check returns an Outcome whose verdict is computed):
 Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34); the five
-notes of ``shared/REFERENCES.md``.
+notes of :data:`ropemath.claims.ledger.NOTES`.
 """
 
 from __future__ import annotations
@@ -159,7 +159,11 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
     nx = np.linalg.norm(x, axis=-1)
     err = max(
-        float(np.max(np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved"), axis=-1) - factor * nx) / nx))
+        float(
+            np.max(
+                np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved", base=1e4), axis=-1) - factor * nx) / nx
+            )
+        )
         for pm in POSITIONS
     )
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
@@ -169,7 +173,13 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
 def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     r""":math:`(R_m q)^\top (R_m k) = q^\top k` for one rotation applied to both vectors (k at m + ``shift``)."""
     err = max(
-        abs(float(apply_rope(q, pm, layout="interleaved") @ apply_rope(k, pm + shift, layout="interleaved") - q @ k))
+        abs(
+            float(
+                apply_rope(q, pm, layout="interleaved", base=1e4)
+                @ apply_rope(k, pm + shift, layout="interleaved", base=1e4)
+                - q @ k
+            )
+        )
         / (np.linalg.norm(q) * np.linalg.norm(k))
         for q, k, pm, _ in _random_pairs(2, 16, 20)
     )  # seed 2
@@ -318,7 +328,11 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     """
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
-        float(np.max(np.abs(apply_rope(x[:d], sign * pm, layout="interleaved") - rotation_matrix(pm, d) @ x[:d])))
+        float(
+            np.max(
+                np.abs(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4) - rotation_matrix(pm, d) @ x[:d])
+            )
+        )
         / float(np.linalg.norm(x[:d]))
         for pm in POSITIONS
         for d in DIMS

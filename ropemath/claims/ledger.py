@@ -38,7 +38,7 @@ the check uses, in the project's notation.
    of the claim (wrong sign, wrong index, missing factor, the opposite condition) must compute a
    different verdict.  A check that compares an implementation with itself is not a check.
 
-References: the five notes listed in ``shared/REFERENCES.md``; Su et al., *RoFormer*,
+References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
 """
 
@@ -53,7 +53,7 @@ __all__ = ["NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "So
 
 VERDICTS = ("holds", "fails", "holds-if", "not-checkable")
 
-# prefix -> (file name in shared/seeds/, title as listed in shared/REFERENCES.md)
+# prefix -> (file name of the study note, its title)
 NOTES: dict[str, tuple[str, str]] = {
     "000": ("000_797ef20cd23b05e7.txt", "RoPE: Rotray Position Embedding"),
     "001": ("001_7e3e9fdbef5f3390.txt", "旋转位置编码(RoPE)公式详细推导过程"),

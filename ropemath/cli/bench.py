@@ -9,15 +9,18 @@ machine hit all variants alike and the *ratios* within one run are what to read.
 * :func:`rope_table` — x of shape (heads, positions, d): the floor (one streaming pass,
   ``np.multiply(x, 1.0, out=y)``), the plain form with temporaries, :func:`ropemath.apply_rope`
   (computes cos/sin), :class:`ropemath.RopeCache` (cached tables, with and without ``out=``),
-  and the dense form (matrix products on a subset of positions, scaled per position: one gemm
-  per position shared by the heads, or one matrix-vector product per vector).
+  the dense form (matrix products on a subset of positions, scaled per position: one gemm
+  per position shared by the heads, or one matrix-vector product per vector) and, when torch is
+  importable, the two formulations people run (:func:`torch_variants`, one torch thread, CPU).
 * :func:`scaling` — time per vector against d for the elementwise and dense forms, with the
   fitted exponents of :func:`fit_exponent` (about 1 and about 2).
 * :func:`decay_timing` — :func:`ropemath.theory.decay.decay_bound` over many distances: time, peak memory.
 * :func:`suite_timings` — wall times of the slow suites, each run in a subprocess.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34) ("computationally
-efficient realization"); Hugging Face ``rotate_half``; GPT-J ``rotate_every_two``.
+efficient realization"); Hugging Face transformers ``apply_rotary_pos_emb`` / ``rotate_half``
+(models/llama/modeling_llama.py); Meta Llama ``apply_rotary_emb`` (llama/model.py); GPT-J
+``rotate_every_two``.
 """
 
 from __future__ import annotations
@@ -33,8 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from ropemath.core._validate import _describe, check_base, check_d, check_int, check_layout, check_positions, check_x
-from ropemath.core.apply import apply_rope
-from ropemath.core.cache import RopeCache
+from ropemath.core.apply import RopeCache, apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
 
 __all__ = [
@@ -166,6 +168,44 @@ def _full_tables(m: np.ndarray, d: int, base: float, layout: str, dtype) -> tupl
     return np.concatenate([cos, cos], axis=-1), np.concatenate([sin, sin], axis=-1)
 
 
+def torch_variants(m: np.ndarray, theta: np.ndarray, dtype: str) -> dict[str, tuple[str, Callable]]:
+    r"""The Hugging Face and Meta formulas in torch on the CPU (tables precomputed, one thread), or {} without torch.
+
+    .. math:: y = x \otimes \cos + \mathrm{rotate\_half}(x) \otimes \sin \quad\text{(half)},\qquad
+        y = \mathrm{view\_as\_real}(\mathrm{view\_as\_complex}(x)\, e^{\mathrm{i} m\theta}) \quad\text{(interleaved)}
+
+    Each takes numpy ``x`` and positions (ignored: the tables cover ``m``) and returns numpy.
+
+    >>> isinstance(torch_variants(np.arange(2), np.ones(1), "float32"), dict)
+    True
+    """
+    try:
+        import torch
+    except ImportError:
+        return {}
+    torch.set_num_threads(1)
+    phi = m[:, None] * theta
+    emb = np.concatenate([phi, phi], axis=-1)  # Hugging Face: cat((freqs, freqs), -1)
+    cos, sin = torch.from_numpy(np.cos(emb).astype(dtype)), torch.from_numpy(np.sin(emb).astype(dtype))
+    freqs_cis = torch.polar(torch.ones(phi.shape, dtype=torch.float64), torch.from_numpy(phi))
+    freqs_cis = freqs_cis.to(torch.complex64 if dtype == "float32" else torch.complex128)
+
+    def rotate_half(x):
+        x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2 :]
+        return torch.cat((-x2, x1), dim=-1)
+
+    def hf(x, m):
+        t = torch.from_numpy(x)
+        return (t * cos + rotate_half(t) * sin).numpy()
+
+    def meta(x, m):
+        t = torch.from_numpy(x)
+        z = torch.view_as_complex(t.reshape(*t.shape[:-1], -1, 2))
+        return torch.view_as_real(z * freqs_cis).flatten(-2).numpy()
+
+    return {"torch HF rotate_half": ("half", hf), "torch Meta complex": ("interleaved", meta)}
+
+
 def rope_table(
     heads: int = 32,
     positions: int = 4096,
@@ -178,6 +218,7 @@ def rope_table(
     dense_positions: int = 256,
     seed: int = 0,
     extra: Mapping[str, tuple[str, Callable]] | None = None,
+    torch: bool = True,
 ) -> list[dict]:
     r"""Time every variant on x of shape (heads, positions, d); one row per (dtype, layout, variant).
 
@@ -186,7 +227,8 @@ def rope_table(
     ``dtypes``: names from :data:`DTYPES`.  Positions are ``0 .. positions-1``, shared by the
     heads.  The dense form runs on ``dense_positions`` evenly spaced positions; its time is
     scaled to all positions.
-    ``extra`` adds variants ``name -> (layout, f(x, m))`` (checked, then timed like the others).
+    ``extra`` adds variants ``name -> (layout, f(x, m))`` (checked, then timed like the others);
+    ``torch`` adds :func:`torch_variants` when torch is importable.
     Rows: ``dtype, layout, variant, seconds, ratio, error``.
 
     >>> rows = rope_table(2, 8, 8, dtypes=("float64",), repeats=1, warmup=0, dense_positions=4)
@@ -205,7 +247,7 @@ def rope_table(
     m = np.arange(positions)
     sub = np.unique(np.linspace(0, positions - 1, n_dense).round().astype(int))
     theta = frequencies(d, base)
-    cache = RopeCache(d, max_position=positions, theta=theta)
+    cache = RopeCache(d, max_position=positions, theta=theta)  # theta=, as a scaled scheme passes it
     rows = []
     for dtype in dtypes:
         x = x64.astype(dtype)
@@ -222,16 +264,15 @@ def rope_table(
         for layout in ("interleaved", "half"):
             cos, sin = _full_tables(m, d, base, layout, dtype)
             variants[f"plain|{layout}"] = (layout, lambda x, m, c=cos, s=sin, la=layout: plain_rope(x, c, s, la))
-            variants[f"apply_rope|{layout}"] = (  # theta= as a scaled scheme passes it (issue #13)
-                layout,
-                lambda x, m, la=layout: apply_rope(x, m, theta=theta, layout=la),
-            )
+            variants[f"apply_rope|{layout}"] = (layout,
+                lambda x, m, la=layout: apply_rope(x, m, layout=la, theta=theta))
             variants[f"RopeCache.apply|{layout}"] = (layout, lambda x, m, la=layout: cache.apply(x, m, layout=la))
             variants[f"RopeCache.apply(out=)|{layout}"] = (
                 layout,
                 lambda x, m, la=layout, y=y: cache.apply(x, m, layout=la, out=y),
             )
-        for name, (layout, fn) in (extra or {}).items():
+        more = {**(torch_variants(m, theta, dtype) if torch else {}), **(extra or {})}
+        for name, (layout, fn) in more.items():
             variants[f"{name}|{layout}"] = (layout, fn)
         references = {la: _reference(x, m, base, la) for la in ("interleaved", "half")}
         for key, (layout, fn) in variants.items():

@@ -28,7 +28,6 @@ import numpy as np
 
 from ropemath.cli import bench
 from ropemath.core._validate import check_d, check_int
-from ropemath.core.kernels import _pair_mover
 
 SECTIONS = ("table", "scaling", "decay")
 FIT_FROM = 256  # fit the exponents on d >= 256, where per-call overhead no longer dominates
@@ -36,14 +35,12 @@ FIT_FROM = 256  # fit the exponents on d >= 256, where per-call overhead no long
 #: (description, dtype, layout, numerator variant, denominator variant, "max"/"min", target)
 GOALS = (
     ("interleaved, float32: RopeCache.apply(out=) / floor", "float32", "interleaved",
-     "RopeCache.apply(out=)", "floor", "max", 1.5),
-    ("half, float32: RopeCache.apply(out=) / floor", "float32", "half", "RopeCache.apply(out=)", "floor", "max", 3.0),
-    # with theta= and a new output array (issue #13): the fresh array's page faults count too
-    ("interleaved, float32: apply_rope(theta=) / floor", "float32", "interleaved", "apply_rope", "floor", "max", 2.0),
-    ("half, float32: apply_rope(theta=) / floor", "float32", "half", "apply_rope", "floor", "max", 3.5),
-    ("half, float32: RopeCache.apply / floor", "float32", "half", "RopeCache.apply", "floor", "max", 3.0),
-    ("float32: floor (new array) / floor", "float32", "interleaved", "floor (new array)", "floor", "max", 1.5),
-    # the dense forms against the fastest elementwise arrangement (the one the floor goals use)
+     "RopeCache.apply(out=)", "floor", "max", 2.0),
+    ("half, float32: torch HF rotate_half / apply_rope", "float32", "half",
+     "torch HF rotate_half", "apply_rope", "min", 3.0),
+    ("interleaved, float32: torch Meta complex / apply_rope", "float32", "interleaved",
+     "torch Meta complex", "apply_rope", "min", 1.0),
+    # the dense forms against the fastest elementwise arrangement (the one the floor goal uses)
     ("float32: dense matvec (R prebuilt) / RopeCache.apply(out=)", "float32", "interleaved",
      "dense matvec (R prebuilt)", "RopeCache.apply(out=)", "min", 20.0),
     ("float32: dense gemm (R prebuilt) / RopeCache.apply(out=)", "float32", "interleaved",
@@ -85,28 +82,45 @@ def goals(rows: list[dict]) -> list[dict]:
 
 def _machine() -> dict:
     load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-    return {"cores": os.cpu_count(), "load_average": [round(v, 2) for v in load], "numpy": np.__version__,
-            "python": sys.version.split()[0], "blas_threads": {k: os.environ.get(k) for k in THREAD_VARIABLES},
-            "pair_mover": _pair_mover()}
+    try:
+        import torch
+        version = torch.__version__
+    except ImportError:
+        version = None
+    return {
+        "cores": os.cpu_count(),
+        "torch": version,
+        "load_average": [round(v, 2) for v in load],
+        "numpy": np.__version__,
+        "python": sys.version.split()[0],
+        "blas_threads": {k: os.environ.get(k) for k in THREAD_VARIABLES},
+    }
 
 
 def _print_report(res: dict) -> None:
     m = res["machine_before"]
-    print(f"machine: {m['cores']} cores, load average {m['load_average']} before and "
-          f"{res['machine_after']['load_average']} after; numpy {m['numpy']}, Python {m['python']}")
+    print(
+        f"machine: {m['cores']} cores, load average {m['load_average']} before and "
+        f"{res['machine_after']['load_average']} after; numpy {m['numpy']}, Python {m['python']}"
+    )
     threads = {k: v for k, v in m["blas_threads"].items() if v is not None}
-    print(f"half layout's pair mover: {m['pair_mover']} (compiled: ropemath/core/_pairs.c, built at install when a C "
-          "compiler is present; numpy: the fallback copies, same bytes, slower)")
-    print(f"BLAS threads: {threads or 'not limited'} (elementwise kernels are single-threaded; "
-          "OPENBLAS_NUM_THREADS=1 makes the dense form comparable and stable on a busy machine)")
+    print(f"torch variants: {'torch ' + m['torch'] + ', 1 thread' if m.get('torch') else 'torch not importable'}")
+    print(
+        f"BLAS threads: {threads or 'not limited'} (elementwise kernels are single-threaded; "
+        "OPENBLAS_NUM_THREADS=1 makes the dense form comparable and stable on a busy machine)"
+    )
     if "table" in res:
         h, p, d = res["shape"]
-        print(f"\nx of shape ({h}, {p}, {d}), positions 0..{p - 1} shared by the heads; median of "
-              f"{res['repeats']} after 1 warm-up; dense form on {res['dense_positions']} positions, scaled")
+        print(
+            f"\nx of shape ({h}, {p}, {d}), positions 0..{p - 1} shared by the heads; median of "
+            f"{res['repeats']} after 1 warm-up; dense form on {res['dense_positions']} positions, scaled"
+        )
         print(f"{'dtype':8} {'layout':12} {'variant':24} {'time [ms]':>10} {'x floor':>8} {'rel. error':>11}")
         for r in res["table"]:
-            print(f"{r['dtype']:8} {r['layout']:12} {r['variant']:24} {1e3 * r['seconds']:10.2f} "
-                  f"{r['ratio']:8.2f} {r['error']:11.1e}")
+            print(
+                f"{r['dtype']:8} {r['layout']:12} {r['variant']:24} {1e3 * r['seconds']:10.2f} "
+                f"{r['ratio']:8.2f} {r['error']:11.1e}"
+            )
         print("\ngoals:")
         for g in res["goals"]:
             sign = "<=" if g["kind"] == "max" else ">="
@@ -114,18 +128,24 @@ def _print_report(res: dict) -> None:
             print(f"  {g['goal']:61} {g['value']:7.2f}  (goal {sign} {g['target']:g}): {verdict}")
     if "scaling" in res:
         s = res["scaling"]
-        print(f"\nscaling (float64, one position per vector; time per vector):\n{'d':>6} {'elementwise [us]':>17} "
-              f"{'dense [us]':>12} {'dense/elem':>11}")
+        print(
+            f"\nscaling (float64, one position per vector; time per vector):\n{'d':>6} {'elementwise [us]':>17} "
+            f"{'dense [us]':>12} {'dense/elem':>11}"
+        )
         for r in s["rows"]:
-            print(f"{r['d']:6d} {1e6 * r['elementwise']:17.3f} {1e6 * r['dense']:12.3f} "
-                  f"{r['dense'] / r['elementwise']:11.1f}")
+            print(
+                f"{r['d']:6d} {1e6 * r['elementwise']:17.3f} {1e6 * r['dense']:12.3f} "
+                f"{r['dense'] / r['elementwise']:11.1f}"
+            )
         e = s["exponents"]
         print(f"fitted exponents on d >= {s['fit_from']}: elementwise {e['elementwise']:.2f}, dense {e['dense']:.2f}")
     if "decay" in res:
         dec = res["decay"]
         if dec.get("available"):
-            print(f"\ndecay_bound over {dec['n']:,} distances at d = {dec['d']}: {dec['seconds']:.2f} s "
-                  f"(goal < 2 s), peak traced memory {dec['peak_bytes'] / 2**20:.1f} MiB (goal < 256 MiB)")
+            print(
+                f"\ndecay_bound over {dec['n']:,} distances at d = {dec['d']}: {dec['seconds']:.2f} s "
+                f"(goal < 2 s), peak traced memory {dec['peak_bytes'] / 2**20:.1f} MiB (goal < 256 MiB)"
+            )
         else:
             print("\ndecay_bound: ropemath.theory.decay not available")
     for row in res.get("suites", []):
@@ -154,8 +174,12 @@ def _plot(res: dict, out: Path) -> list[Path]:
         ax = fig.subplots()
         d = np.array([r["d"] for r in res["scaling"]["rows"]])
         for key in ("elementwise", "dense"):
-            ax.loglog(d, [r[key] for r in res["scaling"]["rows"]], "o-",
-                      label=f"{key} (slope {res['scaling']['exponents'][key]:.2f})")
+            ax.loglog(
+                d,
+                [r[key] for r in res["scaling"]["rows"]],
+                "o-",
+                label=f"{key} (slope {res['scaling']['exponents'][key]:.2f})",
+            )
         ax.set_xlabel("d")
         ax.set_ylabel("seconds per vector")
         ax.legend()
@@ -173,9 +197,14 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.repeats < 5:
         print(f"ropemath bench: error: --repeats must be >= 5, got {args.repeats}", file=sys.stderr)
         return 2
+    if args.plot is not None and not args.plot.strip():
+        print("ropemath bench: error: --plot DIR must be a directory name, got ''", file=sys.stderr)
+        return 2
     if args.plot is not None and Path(args.plot).resolve().name == "figures":
-        print("ropemath bench: error: --plot DIR must not be figures/ (timing plots are not deterministic)",
-              file=sys.stderr)
+        print(
+            "ropemath bench: error: --plot DIR must not be figures/ (timing plots are not deterministic)",
+            file=sys.stderr,
+        )
         return 2
     try:  # every size is checked before anything runs, whether or not its section is chosen
         check_int(heads, "--heads", minimum=1)
@@ -189,26 +218,33 @@ def run_cli(args: argparse.Namespace) -> int:
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            print(f"ropemath bench: error: --plot DIR must be a writable directory, got {args.plot!r} "
-                  f"({exc.strerror})", file=sys.stderr)
+            print(
+                f"ropemath bench: error: --plot DIR must be a writable directory, got {args.plot!r} ({exc.strerror})",
+                file=sys.stderr,
+            )
             return 2
         if not os.access(out, os.W_OK):
-            print(f"ropemath bench: error: --plot DIR must be a writable directory, got {args.plot!r}",
-                  file=sys.stderr)
+            print(f"ropemath bench: error: --plot DIR must be a writable directory, got {args.plot!r}", file=sys.stderr)
             return 2
     res: dict = {"machine_before": _machine(), "repeats": args.repeats}
     try:
         if "table" in args.sections:
             dense_positions = min(positions, 256)
             res.update(shape=[heads, positions, args.dim], dense_positions=dense_positions)
-            res["table"] = bench.rope_table(heads, positions, args.dim, repeats=args.repeats,
-                                            dense_positions=dense_positions)
+            res["table"] = bench.rope_table(
+                heads, positions, args.dim, repeats=args.repeats, dense_positions=dense_positions
+            )
             res["goals"] = goals(res["table"])
         if "scaling" in args.sections:
             rows = bench.scaling(dims, repeats=args.repeats)
             d = [r["d"] for r in rows]
-            res["scaling"] = {"rows": rows, "fit_from": FIT_FROM, "exponents": {
-                k: bench.fit_exponent(d, [r[k] for r in rows], FIT_FROM) for k in ("elementwise", "dense")}}
+            res["scaling"] = {
+                "rows": rows,
+                "fit_from": FIT_FROM,
+                "exponents": {
+                    k: bench.fit_exponent(d, [r[k] for r in rows], FIT_FROM) for k in ("elementwise", "dense")
+                },
+            }
         if "decay" in args.sections:
             res["decay"] = bench.decay_timing(10**5 if args.quick else 10**6)
     except bench.CorrectnessError as exc:

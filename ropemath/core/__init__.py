@@ -11,15 +11,13 @@ arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
 from ropemath.core.apply import (
+    RopeCache,
     apply_rope,
     to_half,
     to_interleaved,
 )
 from ropemath.core.blocks import (
     block_diagonal,
-)
-from ropemath.core.cache import (
-    RopeCache,
 )
 from ropemath.core.checks import (
     composition_error,

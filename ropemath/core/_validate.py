@@ -98,6 +98,15 @@ def _short_int(value: int) -> str:
     return text if len(text) <= 20 else f"an integer of {len(text)} digits"
 
 
+def as_array(value: object, name: str, dtype: object = None) -> np.ndarray:
+    """``np.asarray(value, dtype)``, or a ValueError naming ``name`` for a ragged nested list."""
+    try:
+        return np.asarray(value, dtype=dtype)
+    except ValueError:
+        raise ValueError(f"{name} must be a rectangular array (equal lengths along each axis), "
+                         f"got {_describe(value)}") from None
+
+
 def check_d(d: object, name: str = "d", *, maximum: int = MAX_D) -> int:
     """Return ``d`` as a Python int if it is a positive even integer <= ``maximum``, else raise."""
     if isinstance(d, (bool, np.bool_)) or not isinstance(d, numbers.Integral):
@@ -146,7 +155,7 @@ def check_positions(m: object, name: str = "m") -> np.ndarray:
     """
     if isinstance(m, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number or an array of real numbers, got {_describe(m)}")
-    arr = np.asarray(m)
+    arr = as_array(m, name)
     if arr.dtype.kind not in "iuf":
         raise TypeError(
             f"{name} must be a real number or an array of real numbers, got {_describe(m)}"
@@ -315,7 +324,7 @@ def check_qk(q: object, k: object, positions: object) -> tuple[np.ndarray, np.nd
 
 def check_v(v: object, n: int) -> np.ndarray:
     """Validate v of shape (N, d_v) with d_v >= 1; return a float64 copy."""
-    arr = np.asarray(v)
+    arr = as_array(v, "v")
     if arr.dtype.kind != "f":
         raise TypeError(f"v must be a real floating-point array of shape (N, d_v), got {_describe(arr)}")
     if arr.ndim != 2 or arr.shape[0] != n or arr.shape[1] == 0:
@@ -407,6 +416,12 @@ def finite_result(fn: F) -> F:
 
     wrapper.__wrapped__ = fn
     return wrapper  # type: ignore[return-value]
+
+
+def raise_if_not_finite(result: np.ndarray, function: str, arguments: dict[str, object]) -> None:
+    """Raise :func:`not_finite_error` if ``result`` holds NaN or ±inf (one pass over it)."""
+    if not all_finite(result):
+        raise not_finite_error(function, arguments)
 
 
 def not_finite_error(function: str, arguments: dict[str, object]) -> ValueError:

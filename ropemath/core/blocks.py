@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import finite_result
+from ropemath.core._validate import as_array, finite_result
 
 __all__ = ["block_diagonal"]
 
@@ -44,7 +44,7 @@ def block_diagonal(blocks: Sequence[npt.ArrayLike] | np.ndarray) -> np.ndarray:
         raise ValueError("blocks must be a non-empty sequence of square matrices, got an empty one")
     arrays = []
     for j, block in enumerate(blocks):
-        arr = np.asarray(block)
+        arr = as_array(block, "blocks")
         if arr.dtype.kind not in "iuf":
             raise TypeError(f"blocks[{j}] must be a real matrix, got array of dtype {arr.dtype}")
         if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:

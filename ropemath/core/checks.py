@@ -105,6 +105,8 @@ def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> flo
     """
     base = check_base(base)
     x = check_x(x).astype(np.float64)
+    if x.size == 0:
+        raise ValueError(f"x must hold at least one vector, got shape {x.shape}")
     nx = np.linalg.norm(x, axis=-1)
     if np.any(nx == 0):
         raise ValueError("x must have no zero vectors (the relative error is undefined)")

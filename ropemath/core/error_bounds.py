@@ -12,7 +12,7 @@ fused multiply-add (FMA) and for any summation order a BLAS library chooses:
 * :func:`complex_rotation_bound` — a pair rotated as a complex64 number :math:`z\,e^{im\theta_i}`
   against the exact rotation, relative to the pair's norm;
 * :func:`pair_relative_error`, :func:`two_product_rope` and :func:`ulp_errors` — the measurements
-  that notebook 04 used to make by hand (per-pair errors, the two-product formula in the vectors'
+  of notebook 04 (per-pair errors, the two-product formula in the vectors'
   precision, errors in units of the pair's last place).
 
 The model: every basic operation is exact then rounded, :math:`\mathrm{fl}(a \circ b) = (a\circ b)(1+\delta)`,

@@ -11,7 +11,7 @@ showing the answer before the reader has predicted.  Numbers are compared
 within a tolerance stated by the exercise (:math:`|a - e| \le \mathrm{tol}`), booleans and integers
 exactly, text without regard to case or surrounding spaces, sequences entry by entry.
 
-References: none (teaching convention of this project; see README, "Reading order", and issue #16).
+References: none (teaching convention of this project: predict, then run).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def check_answer(name: str, answer: object, expected: object, *, tol: float = 0.
     returned (never "correct", never the answer; ``expected`` is still validated).  ``None`` is *not*
     a placeholder: it is what a reader gets from an expression that returns nothing (``answer_1 =
     print(x)``), so it raises :class:`WrongAnswer` ("no answer yet") like any other wrong answer.
-    Source: project convention (issue #16, "predict, then run").
+    Source: project convention ("predict, then run").
 
     >>> check_answer("exercise 1", ..., 171.887, tol=1.0)
     'exercise 1: no prediction yet — replace ... with yours and re-run this cell'

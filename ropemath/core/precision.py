@@ -26,7 +26,16 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_base, check_d, check_int, check_positions, check_x, finite_result
+from ropemath.core._validate import (
+    _describe,
+    as_array,
+    check_base,
+    check_d,
+    check_int,
+    check_positions,
+    check_x,
+    finite_result,
+)
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = [
@@ -53,7 +62,7 @@ def _check_format(dtype: object, name: str = "dtype") -> str:
 def _real_array(x: object, name: str) -> np.ndarray:
     if isinstance(x, (bool, np.bool_)):
         raise TypeError(f"{name} must be a real number or an array of real numbers, got {_describe(x)}")
-    arr = np.asarray(x)
+    arr = as_array(x, name)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be a real number or an array of real numbers, got {_describe(x)}")
     return arr

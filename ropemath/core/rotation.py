@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from ropemath.core._validate import check_base, check_d, check_layout, check_positions, finite_result
 
-__all__ = ["frequencies", "pair_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
+__all__ = ["frequencies", "resolve_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 
 
 @finite_result
@@ -46,22 +46,26 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     return np.power(base, -np.arange(0, d, 2, dtype=np.float64) / d)
 
 
-def pair_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike | None = None) -> np.ndarray:
-    r"""Return the per-pair frequencies: ``theta`` as given (checked), or :math:`\mathrm{base}^{-2i/d}`.
+def resolve_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike | None = None) -> np.ndarray:
+    r"""Return the per-pair frequencies from exactly one of ``base`` and ``theta``.
 
     .. math:: \theta_i = \mathrm{base}^{-2i/d} \ \text{(RoFormer eq. 15)} \quad\text{or}\quad
         \theta_i \text{ given (a scaled scheme: PI, NTK, YaRN, Llama 3.1, LongRoPE)}
 
-    Exactly one of ``base`` and ``theta`` may be given; neither means base 10000 (RoFormer).
-    ``theta`` must be ``d/2`` finite positive numbers (Hugging Face's ``inv_freq``).
+    The one place where ropemath turns a caller's ``base=``/``theta=`` into frequencies: giving
+    neither or both is an error (a model's base is not always RoFormer's 10000).  ``theta`` must
+    be ``d/2`` finite numbers > 0 (Hugging Face's ``inv_freq``).
 
-    >>> pair_frequencies(4).tolist(), pair_frequencies(4, theta=[1.0, 0.5]).tolist()
+    >>> resolve_frequencies(4, base=1e4).tolist(), resolve_frequencies(4, theta=[1.0, 0.5]).tolist()
     ([1.0, 0.01], [1.0, 0.5])
     """
+    if (base is None) == (theta is None):
+        given = "both" if base is not None else "neither"
+        raise ValueError(
+            f"pass exactly one of base and theta (frequencies base**(-2i/d) or theta_i given), got {given}"
+        )
     if theta is None:
-        return frequencies(d, 10000.0 if base is None else base)
-    if base is not None:
-        raise ValueError("pass exactly one of base and theta (theta already fixes the frequencies)")
+        return frequencies(d, base)
     d = check_d(d)
     arr = check_positions(theta, "theta")
     if arr.shape != (d // 2,) or np.any(arr <= 0):
@@ -109,7 +113,7 @@ def half_permutation(d: int) -> np.ndarray:
 
     Pair ``i`` sits at ``(2i, 2i+1)`` in the interleaved layout and at ``(i, i + d/2)``
     in the half layout.  Source: the per-head row permutation of Hugging Face's Llama
-    weight conversion (see ``shared/REFERENCES.md``).
+    weight conversion (``permute`` in ``convert_llama_weights_to_hf.py``).
 
     >>> half_permutation(6).tolist()
     [0, 2, 4, 1, 3, 5]
@@ -119,9 +123,7 @@ def half_permutation(d: int) -> np.ndarray:
 
 
 @finite_result
-def rotation_matrix(
-    m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved"
-) -> np.ndarray:
+def rotation_matrix(m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved") -> np.ndarray:
     r"""Return the dense block-diagonal rotation :math:`R^d_{\Theta,m}`, shape ``m.shape + (d, d)``.
 
     .. math::

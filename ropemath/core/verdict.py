@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_positions, finite_result
+from ropemath.core._validate import _describe, as_array, check_positions, finite_result
 
 __all__ = ["format_bound", "verdict", "verdict_above"]
 
@@ -39,7 +39,7 @@ def format_bound(bound: float | str) -> str:
 def _values(values: npt.ArrayLike, what: str) -> np.ndarray:
     if not isinstance(what, str) or not what:
         raise TypeError(f"what must be a non-empty str, got {what!r}")
-    raw = np.asarray(values) if not isinstance(values, (str, bytes)) else np.asarray([values])
+    raw = as_array(values, "values") if not isinstance(values, (str, bytes)) else np.asarray([values])
     if raw.dtype.kind not in "iuf":
         raise TypeError(f"values must be real numbers, got {_describe(values)}")
     arr = raw.astype(np.float64).ravel()
@@ -56,7 +56,10 @@ def _bound(bound: object, bound_text: object) -> np.ndarray:
         raise TypeError(f"bound_text must be a str or None, got {_describe(bound_text)}")
     if isinstance(bound, (bool, np.bool_, str, bytes)) or bound is None:
         raise TypeError(f"bound must be a real number or an array of real numbers, got {_describe(bound)}")
-    return check_positions(bound, "bound")
+    bound = check_positions(bound, "bound")
+    if np.any(bound < 0):
+        raise ValueError(f"bound must be >= 0 (a bound on errors), got {float(bound.min())}")
+    return bound
 
 
 @finite_result

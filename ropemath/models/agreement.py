@@ -54,7 +54,7 @@ def layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]]:
     x, m = _sample(d, seed)
     outputs = {"Meta complex form": meta_llama_rope(x, m), "GPT-J rotate_every_two": gptj_rope(x, m),
                "GPT-NeoX / HF rotate_half": neox_rope(x, m)}
-    return {name: {layout: _agree(y, apply_rope(x, m, layout=layout)) for layout in LAYOUTS}
+    return {name: {layout: _agree(y, apply_rope(x, m, layout=layout, base=10000.0)) for layout in LAYOUTS}
             for name, y in outputs.items()}
 
 
@@ -91,5 +91,5 @@ def real_layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool
     lucid = lucid_apply(torch.from_numpy(np.repeat(phi, 2, axis=-1)), t, seq_dim=-2)
     outputs = {"Meta complex form": meta[0, :, 0].numpy(), "GPT-J rotate_every_two": gptj[0, :, 0].numpy(),
                "GPT-NeoX / HF rotate_half": hf[0, 0].numpy(), "rotary-embedding-torch": lucid.numpy()}
-    return {name: {layout: _agree(y, apply_rope(x, m, layout=layout)) for layout in LAYOUTS}
+    return {name: {layout: _agree(y, apply_rope(x, m, layout=layout, base=10000.0)) for layout in LAYOUTS}
             for name, y in outputs.items()}

@@ -1,6 +1,6 @@
 r"""Small measurements behind notebook 07: which coordinates pair up, error bands, and low-precision angles.
 
-Scope: helpers that used to live in notebook 07's cells, now tested.
+Scope: the pairing of coordinates, error bands of scores, and low-precision angles.
 
 * :func:`layout_pairs` — the pair each coordinate belongs to, in the interleaved or half layout
   (the picture at the top of notebook 07);

@@ -36,6 +36,7 @@ import numpy.typing as npt
 from ropemath.core._validate import (
     _describe,
     all_finite,
+    as_array,
     check_base,
     check_broadcast,
     check_d,
@@ -210,7 +211,7 @@ def partial_rotary(
     Source: GPT-J (``rotary_dim``: 64 of 256 head dimensions in GPT-J-6B, interleaved) and
     GPT-NeoX (``rotary_ndims = int(head_size * rotary_pct)``, half layout).
 
-    >>> partial_rotary(np.array([1.0, 0.0, 5.0, 6.0]), 1, 2, layout="interleaved").round(4).tolist()
+    >>> partial_rotary(np.array([1.0, 0.0, 5.0, 6.0]), 1, 2, layout="interleaved", base=10000.0).round(4).tolist()
     [0.5403, 0.8415, 5.0, 6.0]
     """
     x = check_x(x)
@@ -225,7 +226,7 @@ def partial_rotary(
 
 def _check_weight(w: object, n_heads: object, name: str) -> tuple[np.ndarray, int, int]:
     """Validate a (n_heads*d_head, d_model) weight or (n_heads*d_head,) bias; return it, n_heads, d_head."""
-    arr = np.asarray(w)
+    arr = as_array(w, name)
     if arr.dtype.kind not in "iuf":
         raise TypeError(f"{name} must be a real numeric array, got {_describe(arr)}")
     if arr.ndim not in (1, 2):
@@ -307,11 +308,11 @@ def multihead_rope_attention(
     RoFormer eq. (16) inside multi-head attention (Vaswani et al. 2017).
 
     >>> x = np.eye(4)
-    >>> s, o = multihead_rope_attention(x, np.eye(4), np.eye(4), np.eye(4), 2, layout="interleaved")
+    >>> s, o = multihead_rope_attention(x, np.eye(4), np.eye(4), np.eye(4), 2, layout="interleaved", base=10000.0)
     >>> s.shape, o.shape
     ((2, 4, 4), (4, 4))
     """
-    x = np.asarray(x)
+    x = as_array(x, "x")
     if x.dtype.kind != "f":
         raise TypeError(f"x must be a real floating-point array of shape (T, d_model), got {_describe(x)}")
     if x.ndim != 2 or x.shape[0] == 0:

@@ -37,6 +37,8 @@ def attention_outputs(
     *,
     rotate_v: bool,
     layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     r"""Causal softmax attention outputs with RoPE on q and k (and on v if ``rotate_v``), shape (T, d).
 
@@ -46,21 +48,23 @@ def attention_outputs(
 
     The weights depend on :math:`m - n` only (eq. 16); a rotated value carries its absolute
     position :math:`n` into the output.  ``layout`` (``"interleaved"`` or ``"half"``) is required: a
-    wrong guess would be silent.  Source: RoFormer §3.2 (RoPE is applied to q and k).
+    wrong guess would be silent; so is exactly one of ``base`` and ``theta``.  Source: RoFormer §3.2
+    (RoPE is applied to q and k).
 
     >>> x = np.eye(2)
-    >>> attention_outputs(x, x, x, [0, 1], rotate_v=False, layout="interleaved")[0].tolist()
+    >>> attention_outputs(x, x, x, [0, 1], rotate_v=False, layout="interleaved", base=1e4)[0].tolist()
     [1.0, 0.0]
     """
     q, k, v = check_x(q, "q"), check_x(k, "k"), check_x(v, "v")
     m = check_positions(m)
     if not (q.shape == k.shape == v.shape and q.ndim == 2 and m.shape == (q.shape[0],)):
         raise ValueError(f"q, k, v must be (T, d) and m (T,), got {q.shape}, {k.shape}, {v.shape}, {m.shape}")
-    s = apply_rope(q, m, layout=layout) @ apply_rope(k, m, layout=layout).T / np.sqrt(q.shape[1])
+    rope = {"layout": layout, "base": base, "theta": theta}
+    s = apply_rope(q, m, **rope) @ apply_rope(k, m, **rope).T / np.sqrt(q.shape[1])
     s = np.where(np.tril(np.ones(s.shape, dtype=bool)), s, -np.inf)
     a = np.exp(s - s.max(axis=1, keepdims=True))
     a /= a.sum(axis=1, keepdims=True)
-    return a @ (apply_rope(v, m, layout=layout) if rotate_v else v)
+    return a @ (apply_rope(v, m, **rope) if rotate_v else v)
 
 
 def cached_key_scores(

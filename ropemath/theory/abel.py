@@ -56,6 +56,8 @@ def pair_products(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> np.ndar
     """
     q = check_x(q, "q").astype(np.float64)
     k = check_x(k, "k", d=q.shape[-1]).astype(np.float64)
+    if k.shape != q.shape:
+        raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
     if check_layout(layout) == "half":
         half = q.shape[-1] // 2
         return (q[..., :half] + 1j * q[..., half:]) * (k[..., :half] - 1j * k[..., half:])

@@ -19,8 +19,7 @@ Convention: ``length`` ``L`` means the positions ``m = 0 .. L-1``; index ``i`` f
 
 References: Su Jianlin, kexue.fm/archives/10122 (2024), discussing Men et al., *Base of
 RoPE Bounds Context Length*, arXiv:2405.14591 (the condition and the published values
-b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128, as quoted in
-``shared/REFERENCES.md``).
+b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128).
 """
 
 from __future__ import annotations
@@ -109,8 +108,8 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
     L = check_int(length, "length", minimum=1)
     d = check_d(d)
     bases = check_positions(base, "base")
-    if np.any(bases <= 0):
-        raise ValueError("base must contain only real numbers > 0, got a value <= 0")
+    if bases.size == 0 or np.any(bases <= 0):
+        raise ValueError(f"base must be one or more real numbers > 0, got {bases.size} values, min {bases.min(initial=0)}")
     check_work(L * (d // 2) * bases.size, 2**33, "length × d/2 × number of bases (cosines evaluated)")
     flat = bases.reshape(-1)
     out = np.full(flat.shape, np.inf)

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real, finite_result
+from ropemath.core._validate import as_array, check_base, check_d, check_int, check_positions, check_real, finite_result
 from ropemath.core.rotation import frequencies
 
 __all__ = [
@@ -45,7 +45,7 @@ def _theta(d: int, base: float, theta: npt.ArrayLike | None) -> np.ndarray:
     base = check_base(base)
     if theta is None:
         return frequencies(d, base)
-    arr = np.asarray(theta)
+    arr = as_array(theta, "theta")
     if arr.dtype.kind not in "iuf" or isinstance(theta, (bool, np.bool_)):
         raise TypeError(f"theta must be a real array of shape ({d // 2},), got {arr.dtype} array")
     if arr.shape != (d // 2,):

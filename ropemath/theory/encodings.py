@@ -32,6 +32,7 @@ import numpy.typing as npt
 from ropemath.core._validate import (
     MAX_D,
     _describe,
+    as_array,
     check_base,
     check_d,
     check_int,
@@ -58,7 +59,7 @@ __all__ = [
 
 def _check_matrix(w: object, name: str, *, cols: int) -> np.ndarray:
     """Return ``w`` as a float64 matrix of shape (rows, cols) with finite entries, else raise."""
-    arr = np.asarray(w)
+    arr = as_array(w, name)
     if arr.dtype.kind != "f":
         raise TypeError(f"{name} must be a real floating-point matrix, got {_describe(arr)}")
     if arr.ndim != 2 or arr.shape[1] != cols or arr.shape[0] == 0:
@@ -209,7 +210,7 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
         raise ValueError("positions must be integers for a table of relative biases, got fractions")
     if np.max(np.abs(positions)) > 2.0**52:
         raise ValueError(f"positions must be integers of magnitude <= 2**52, got {np.max(np.abs(positions)):.3g}")
-    table = np.asarray(table)
+    table = as_array(table, "table")
     if table.dtype.kind != "f":
         raise TypeError(f"table must be a real floating-point vector, got {_describe(table)}")
     if table.ndim != 1 or table.shape[0] % 2 == 0:

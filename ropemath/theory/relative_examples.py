@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, check_base, check_d, check_positions, check_x, finite_result
+from ropemath.core._validate import _describe, as_array, check_base, check_d, check_positions, check_x, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.blocks import block_diagonal
 from ropemath.theory.encodings import sinusoidal_encoding, sinusoidal_pair_decomposition, sinusoidal_scores
@@ -56,7 +56,7 @@ def _square(w: object, d: int, name: str) -> np.ndarray:
 
 
 def _matrix(a: object, name: str) -> np.ndarray:
-    arr = np.asarray(a)
+    arr = as_array(a, name)
     if arr.dtype.kind not in "iuf" or arr.ndim != 2 or arr.size == 0 or not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be a non-empty matrix of finite real numbers, got {_describe(a)}")
     return arr.astype(np.float64)

@@ -55,9 +55,9 @@ def test_hf_llama_rotate_half_is_the_half_layout(d, dtype):
     emb = torch.from_numpy(np.concatenate([phi, phi], axis=-1))
     cos, sin = emb.cos().to(torch.from_numpy(q).dtype)[None], emb.sin().to(torch.from_numpy(q).dtype)[None]
     hq, hk = llama_apply(torch.from_numpy(q)[None], torch.from_numpy(k)[None], cos, sin)
-    assert close(hq[0].numpy(), apply_rope(q, POSITIONS, layout="half"), dtype)
-    assert close(hk[0].numpy(), apply_rope(k, POSITIONS, layout="half"), dtype)
-    assert not close(hq[0].numpy(), apply_rope(q, POSITIONS, layout="interleaved"), dtype)  # negative control
+    assert close(hq[0].numpy(), apply_rope(q, POSITIONS, layout="half", base=1e4), dtype)
+    assert close(hk[0].numpy(), apply_rope(k, POSITIONS, layout="half", base=1e4), dtype)
+    assert not close(hq[0].numpy(), apply_rope(q, POSITIONS, layout="interleaved", base=1e4), dtype)  # negative control
 
 
 @pytest.mark.parametrize("d", HEAD_DIMS)
@@ -73,12 +73,12 @@ def test_hf_llama_pipeline_float32_angles_within_their_bound(d):
     x = torch.from_numpy(data(d, np.float32)[0])
     cos, sin = rotary(x, torch.from_numpy(POSITIONS)[None])
     hq, _ = llama_apply(x[None], x[None], cos, sin)
-    exact = apply_rope(data(d, np.float64)[0], POSITIONS, layout="half")
+    exact = apply_rope(data(d, np.float64)[0], POSITIONS, layout="half", base=1e4)
     pairs = np.abs(hq[0].numpy().astype(np.float64) - exact)
     bound = (np.abs(POSITIONS)[:, None] * frequencies(d) * F32_THETA + 2) * 2.0**-23 * 4  # per pair, then x
     bound = np.concatenate([bound, bound], axis=-1) * np.max(np.abs(exact))
     assert np.all(pairs <= bound)
-    shifted = apply_rope(data(d, np.float64)[0], POSITIONS + 1, layout="half")
+    shifted = apply_rope(data(d, np.float64)[0], POSITIONS + 1, layout="half", base=1e4)
     assert not np.all(np.abs(hq[0].numpy() - shifted) <= bound)  # negative control: one position off
 
 
@@ -95,9 +95,9 @@ def test_meta_apply_rotary_emb_is_the_interleaved_layout(d, dtype):
     mq, mk = apply_rotary_emb(xq, xk, freqs_cis)
     meta_q = np.moveaxis(mq[0].numpy(), 0, 1)
     # Meta casts x to float32 first (xq.float()), so float32 accuracy is all it offers, in either dtype.
-    assert close(meta_q, apply_rope(q, POSITIONS, layout="interleaved"), np.float32)
-    assert not close(meta_q, apply_rope(q, POSITIONS, layout="half"), np.float32)
-    assert close(np.moveaxis(mk[0].numpy(), 0, 1), apply_rope(k, POSITIONS, layout="interleaved"), np.float32)
+    assert close(meta_q, apply_rope(q, POSITIONS, layout="interleaved", base=1e4), np.float32)
+    assert not close(meta_q, apply_rope(q, POSITIONS, layout="half", base=1e4), np.float32)
+    assert close(np.moveaxis(mk[0].numpy(), 0, 1), apply_rope(k, POSITIONS, layout="interleaved", base=1e4), np.float32)
 
 
 @pytest.mark.parametrize("d", HEAD_DIMS)
@@ -120,8 +120,8 @@ def test_rotary_embedding_torch_is_the_interleaved_layout(d, dtype):
     phi = POSITIONS[:, None] * frequencies(d)
     freqs = torch.from_numpy(np.repeat(phi, 2, axis=-1))  # the library's 'lang' layout: each θ_i twice, adjacent
     out = apply_rotary_emb(freqs, torch.from_numpy(q), seq_dim=-2).numpy()
-    assert close(out, apply_rope(q, POSITIONS, layout="interleaved"), dtype)
-    assert not close(out, apply_rope(q, POSITIONS, layout="half"), dtype)
+    assert close(out, apply_rope(q, POSITIONS, layout="interleaved", base=1e4), dtype)
+    assert not close(out, apply_rope(q, POSITIONS, layout="half", base=1e4), dtype)
 
 
 @pytest.mark.parametrize("d", HEAD_DIMS)
@@ -143,8 +143,8 @@ def test_gptj_rotate_every_two_is_the_interleaved_layout(d, dtype):
     sin, cos = (torch.from_numpy(f(phi))[None].to(x.dtype) for f in (np.sin, np.cos))
     out = gptj_apply(x, sin, cos)
     out = np.moveaxis(out[0].numpy(), 0, 1)
-    assert close(out, apply_rope(q, POSITIONS, layout="interleaved"), dtype)
-    assert not close(out, apply_rope(q, POSITIONS, layout="half"), dtype)
+    assert close(out, apply_rope(q, POSITIONS, layout="interleaved", base=1e4), dtype)
+    assert not close(out, apply_rope(q, POSITIONS, layout="half", base=1e4), dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -155,10 +155,10 @@ def test_gpt_neox_partial_rotary(dtype):
     emb = torch.from_numpy(np.concatenate([phi, phi], axis=-1))
     tq, tk = torch.from_numpy(q), torch.from_numpy(k)
     hq, _ = neox_apply(tq[None], tk[None], emb.cos().to(tq.dtype)[None], emb.sin().to(tq.dtype)[None])
-    mine = partial_rotary(q, POSITIONS, r, layout="half")
+    mine = partial_rotary(q, POSITIONS, r, layout="half", base=1e4)
     assert close(hq[0].numpy(), mine, dtype)
     assert np.array_equal(hq[0].numpy()[..., r:], q[..., r:])  # the pass-through part is untouched
-    assert not close(hq[0].numpy(), partial_rotary(q, POSITIONS, r, layout="interleaved"), dtype)
+    assert not close(hq[0].numpy(), partial_rotary(q, POSITIONS, r, layout="interleaved", base=1e4), dtype)
 
 
 @pytest.mark.parametrize("d", HEAD_DIMS)
@@ -170,13 +170,13 @@ def test_scores_of_hf_half_layout_equal_rope_scores(d):
     hf_scores = (hq[0] @ hk[0].transpose(-1, -2)).numpy()  # (heads, N, N)
     mine = np.stack(
         [
-            rope_scores(to_interleaved(q[h]), to_interleaved(k[h]), POSITIONS, layout="interleaved")
+            rope_scores(to_interleaved(q[h]), to_interleaved(k[h]), POSITIONS, layout="interleaved", base=1e4)
             for h in range(q.shape[0])
         ]
     )
     assert np.max(np.abs(hf_scores - mine)) <= 1e-10 * np.max(np.abs(mine))
     wrong = np.stack(
-        [rope_scores(q[h], k[h], POSITIONS, layout="interleaved") for h in range(q.shape[0])]
+        [rope_scores(q[h], k[h], POSITIONS, layout="interleaved", base=1e4) for h in range(q.shape[0])]
     )  # half data, interleaved pairs
     assert np.max(np.abs(hf_scores - wrong)) > 0.1 * np.max(np.abs(mine))
     assert ropemath.__version__

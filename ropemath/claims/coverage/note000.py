@@ -5,7 +5,7 @@ Scope: :data:`COVERAGE`, rows of (the note's words, verbatim up to whitespace; t
 entries so that each module stays readable; ``tests/test_claims_rubric.py`` checks that every row is
 verbatim and every entry is listed.
 
-References: the note listed as 000 in ``shared/REFERENCES.md``.
+References: note 000 of :data:`ropemath.claims.ledger.NOTES`.
 """
 
 from __future__ import annotations
