@@ -177,14 +177,12 @@ VALID = {
 #: functions whose valid arguments differ from VALID
 OVERRIDES = {
     "relative_position_error": {"q": _Q[0], "k": _K[0], "m": 5.0, "n": 2.0},
-    "theta_relative_position_error": {"q": _Q[0], "k": _K[0], "m": 5.0, "n": 2.0},
     "shift_error_in_format": {"q": _Q[0], "k": _K[0], "m": 5, "n": 2},
     "composition_error": {"m": 5.0, "n": 2.0},
     "determinant_error": {"m": 5.0},
     "orthogonality_error": {"m": 5.0},
     "transpose_error": {"m": 5.0},
     "elementwise_error": {"m": 5.0},
-    "theta_rotation_matrix": {"m": 5.0},
     "abel_bound": {"q": _Q[0], "k": _K[0]},
     "abel_constant": {"q": _Q[0], "k": _K[0]},
     "abel_identity_error": {"q": _Q[0], "k": _K[0]},

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 from constructions import angle_tol, complex_rope, loop_block_diagonal
 
+import ropemath
 from ropemath import apply_rope, to_half, to_interleaved
 
 
@@ -93,3 +94,23 @@ def test_rotation_is_zero_at_position_zero():
     x = np.random.default_rng(12).standard_normal(10)
     np.testing.assert_array_equal(apply_rope(x, 0, layout="interleaved", base=1e4), x)
     np.testing.assert_array_equal(apply_rope(x, 0, layout="half", base=1e4), x)
+
+
+def test_attention_factor_from_a_yarn_config_scales_cos_and_sin():
+    """transformers multiplies cos and sin by YaRN's attention factor; apply_rope(attention_factor=) does it."""
+    config = {"rope_type": "yarn", "rope_theta": 1e6, "head_dim": 128, "max_position_embeddings": 32768,
+              "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}
+    f = ropemath.frequencies_from_config(config)
+    assert f.attention_factor == pytest.approx(0.1 * np.log(4.0) + 1)  # YaRN's 0.1 ln(s) + 1, not computed by apply
+    rng = np.random.default_rng(7)  # seed 7
+    x, m = rng.standard_normal((5, 128)), rng.integers(0, 10**5, size=5)
+    phi = m[:, None] * f.theta
+    a, b = x[:, :64], x[:, 64:]
+    by_hand = f.attention_factor * np.concatenate(
+        [a * np.cos(phi) - b * np.sin(phi), a * np.sin(phi) + b * np.cos(phi)], axis=-1)
+    y = ropemath.apply_rope(x, m, layout="half", theta=f.theta, attention_factor=f.attention_factor)
+    np.testing.assert_allclose(y, by_hand, rtol=0, atol=1e-14)
+    unscaled = ropemath.apply_rope(x, m, layout="half", theta=f.theta)  # the control: without the factor
+    assert np.max(np.abs(unscaled - by_hand)) > 0.05
+    cache = ropemath.RopeCache(128, theta=f.theta, attention_factor=f.attention_factor, max_position=10**5)
+    np.testing.assert_array_equal(cache.apply(x, m, layout="half"), y)

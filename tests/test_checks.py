@@ -77,7 +77,7 @@ def test_survey_reports_every_check_below_tolerance():
 # --- the checks can fail -----------------------------------------------------------------
 
 
-def sheared(m, d, base=10000.0, *, layout="interleaved"):
+def sheared(m, d, base=10000.0, *, layout="interleaved", theta=None):
     """A matrix that is not a rotation: R_m plus a shear that grows with m."""
     return np.eye(d) + 1e-3 * m * np.triu(np.ones((d, d)), 1)
 

@@ -16,7 +16,6 @@ MATH_MODULES = {
     "ropemath.attention.softmax",
     "ropemath.core.apply",
     "ropemath.core.blocks",
-    "ropemath.core.cache",
     "ropemath.core.checks",
     "ropemath.core.precision",
     "ropemath.core.rotation",

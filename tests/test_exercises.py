@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from ropemath.core.exercises import WrongAnswer, check_answer
+from ropemath.teaching import WrongAnswer, check_answer
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,13 @@ def test_the_folders_are_the_layers():
     folders = sorted(p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists())
     assert folders == sorted(LAYERS)
     loose = sorted(p.name for p in PACKAGE.glob("*.py"))
-    assert loose == ["__init__.py", "__main__.py"], f"modules outside the layers: {loose}"
+    assert loose == ["__init__.py", "__main__.py", "teaching.py"], f"modules outside the layers: {loose}"
+
+
+def test_the_teaching_helpers_stand_on_the_core_alone():
+    """ropemath.teaching (verdicts, exercises) is outside the layers: it may import only ropemath.core."""
+    assert GRAPH["ropemath.teaching"] and all(m.startswith("ropemath.core") for m in GRAPH["ropemath.teaching"])
+    assert not any("ropemath.teaching" in GRAPH[m] for m in GRAPH if m.startswith("ropemath.core"))
 
 
 def test_lower_layers_never_import_higher_ones():

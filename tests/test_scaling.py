@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from constructions import paper_theta
 
-from ropemath import binned_bound, decay_bound, frequencies, rotation_matrix
+from ropemath import binned_bound, decay_bound, frequencies, relative_position_error, rotation_matrix
 from ropemath.models.scaling import (
     angle_range_ratio,
     dynamic_ntk_frequencies,
@@ -22,8 +22,6 @@ from ropemath.models.scaling import (
     ntk_base,
     ntk_frequencies,
     position_interpolation,
-    theta_relative_position_error,
-    theta_rotation_matrix,
     unseen_angle_pairs,
 )
 from ropemath.models.yarn import (
@@ -125,7 +123,7 @@ def test_position_interpolation_is_position_rescaling():
     """R'(m) built from θ/s equals the ordinary R(m/s) (Chen et al.: f'(x, m) = f(x, m L/L'))."""
     th = position_interpolation(D, BASE, scale=S)
     for m in (1.0, 4095.0, 50000.0, 65535.0):
-        assert np.allclose(theta_rotation_matrix(m, th), rotation_matrix(m / S, D, BASE), atol=1e-12, rtol=0)
+        assert np.allclose(rotation_matrix(m, D, theta=th), rotation_matrix(m / S, D, BASE), atol=1e-12, rtol=0)
 
 
 @pytest.mark.parametrize("d, base, s", [(128, 1e4, 16.0), (128, 1e4, 8.0), (64, 5e5, 3.0), (4, 100.0, 4.0)])
@@ -332,10 +330,10 @@ def test_llama31_other_settings_match_the_loop():
 # --- the identity with scaled frequencies ----------------------------------------------------
 
 
-def test_theta_rotation_matrix_matches_the_loop():
+def test_rotation_matrix_with_theta_matches_the_loop():
     th = yarn_frequencies(16, 1e4, scale=4.0, original_length=64)
     for m in (0.0, 1.0, -7.5, 65535.0):
-        assert np.allclose(theta_rotation_matrix(m, th), loop_rotation(m, th.tolist()), atol=1e-12, rtol=0)
+        assert np.allclose(rotation_matrix(m, 2 * len(th), theta=th), loop_rotation(m, th.tolist()), atol=1e-12, rtol=0)
 
 
 @pytest.mark.parametrize("name", ["none", "PI", "NTK", "dynamic NTK at L'", "YaRN (paper)", "YaRN (reference code)"])
@@ -344,7 +342,7 @@ def test_relative_position_identity_exact_for_every_method(name):
     rng = np.random.default_rng(3)
     q, k = rng.standard_normal((2, D))
     for m, n in ((0.0, 0.0), (17.0, 5.0), (65535.0, 0.0), (40000.0, 39990.0)):
-        assert theta_relative_position_error(q, k, m, n, th) < 1e-11
+        assert relative_position_error(q, k, m, n, theta=th) < 1e-11
         # and the loop-built matrices: the score depends on m - n only
         lhs = (loop_rotation(m, th.tolist()) @ q) @ (loop_rotation(n, th.tolist()) @ k)
         shifted = (loop_rotation(m + 1234.0, th.tolist()) @ q) @ (loop_rotation(n + 1234.0, th.tolist()) @ k)
@@ -441,10 +439,10 @@ def test_unseen_angle_counts_per_method():
         (lambda: never_full_turn([1.0], 0), ValueError, "length"),
         (lambda: angle_range_ratio([1.0, 0.5], [1.0], length=4, new_length=8), ValueError, "theta_new"),
         (lambda: unseen_angle_pairs([1.0], [1.0], length=4, new_length=8, rtol="x"), TypeError, "rtol"),
-        (lambda: theta_rotation_matrix(1.0, [[1.0]]), ValueError, "theta"),
-        (lambda: theta_rotation_matrix("m", [1.0]), TypeError, "m"),
-        (lambda: theta_relative_position_error(np.ones(4), np.ones(2), 1.0, 0.0, [1.0, 0.5]), ValueError, "k"),
-        (lambda: theta_relative_position_error(np.ones(4, int), np.ones(4), 1.0, 0.0, [1.0, 0.5]), TypeError, "q"),
+        (lambda: rotation_matrix(1.0, 2, theta=[[1.0]]), ValueError, "theta"),
+        (lambda: rotation_matrix("m", 2, theta=[1.0]), TypeError, "m"),
+        (lambda: relative_position_error(np.ones(4), np.ones(2), 1.0, 0.0, theta=[1.0, 0.5]), ValueError, "k"),
+        (lambda: relative_position_error(np.ones(4, int), np.ones(4), 1.0, 0.0, theta=[1.0, 0.5]), TypeError, "q"),
     ],
 )
 def test_bad_input_names_the_parameter(call, exc, name):

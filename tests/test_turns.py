@@ -1,4 +1,4 @@
-"""The closed-form count of pairs completing a full turn (ropemath.core.turns), notebook 03 section 3:
+"""The closed-form count of pairs completing a full turn (ropemath.core.spectrum), notebook 03 section 3:
 three independent routes agree, and a wrong closed form (no + 1) is caught by the same comparison."""
 
 import math
@@ -6,7 +6,7 @@ import math
 import pytest
 
 from ropemath import full_turn_count
-from ropemath.core.turns import full_turn_count_brute_force, full_turn_count_closed_form
+from ropemath.core import full_turn_count_brute_force, full_turn_count_closed_form
 
 CASES = [(L, base) for base in (10000.0, 500000.0) for L in (2, 7, 8, 512, 2048, 4096, 8192, 32768, 131072)]
 

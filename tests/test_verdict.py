@@ -1,4 +1,4 @@
-"""Tests of ropemath.core.verdict: a check reported as a bound and a yes, and able to say no."""
+"""Tests of ropemath.teaching.verdict: a check reported as a bound and a yes, and able to say no."""
 
 import numpy as np
 import pytest

@@ -6,30 +6,15 @@ References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embe
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
-from ropemath.attention.linear import (
-    elu_plus_one,
-    rope_linear_attention,
-    rope_linear_attention_prefix,
-    rope_linear_terms,
-    smallest_numerator,
-    weight_sum_deviation,
-)
-from ropemath.attention.softmax import (
-    rope_attention_weights,
-    rope_scores,
-    rope_softmax_attention,
-    shift_invariance_error,
-)
+from ropemath.attention import linear as _linear
+from ropemath.attention import linear_cost as _linear_cost
+from ropemath.attention import softmax as _softmax
+from ropemath.attention.linear import *  # noqa: F403
+from ropemath.attention.linear_cost import *  # noqa: F403
+from ropemath.attention.softmax import *  # noqa: F403
 
 __all__ = [
-    "elu_plus_one",
-    "rope_attention_weights",
-    "rope_linear_attention",
-    "rope_linear_attention_prefix",
-    "rope_linear_terms",
-    "rope_scores",
-    "rope_softmax_attention",
-    "shift_invariance_error",
-    "smallest_numerator",
-    "weight_sum_deviation",
+    *_softmax.__all__,
+    *_linear.__all__,
+    *_linear_cost.__all__,
 ]

@@ -10,86 +10,30 @@ References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embe
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
-from ropemath.core.apply import (
-    RopeCache,
-    apply_rope,
-    to_half,
-    to_interleaved,
-)
-from ropemath.core.blocks import (
-    block_diagonal,
-)
-from ropemath.core.checks import (
-    composition_error,
-    determinant_error,
-    elementwise_error,
-    norm_error,
-    orthogonality_error,
-    relative_position_error,
-    transpose_error,
-)
-from ropemath.core.precision import (
-    angles_in_format,
-    largest_distinct_integer,
-    phase_error,
-    round_to_format,
-    shift_error_in_format,
-    to_bfloat16,
-)
-from ropemath.core.rotation import (
-    angles,
-    frequencies,
-    half_permutation,
-    rotation_2d,
-    rotation_matrix,
-)
-from ropemath.core.roundoff import (
-    angle_error_bound,
-    angle_rounding_error,
-    error_vs_position,
-    loglog_slope,
-)
-from ropemath.core.spectrum import (
-    full_turn_count,
-    turns,
-    wavelengths,
-)
-from ropemath.core.verdict import (
-    verdict,
-    verdict_above,
-)
+from ropemath.core import apply as _apply
+from ropemath.core import blocks as _blocks
+from ropemath.core import checks as _checks
+from ropemath.core import error_bounds as _error_bounds
+from ropemath.core import precision as _precision
+from ropemath.core import rotation as _rotation
+from ropemath.core import roundoff as _roundoff
+from ropemath.core import spectrum as _spectrum
+from ropemath.core.apply import *  # noqa: F403
+from ropemath.core.blocks import *  # noqa: F403
+from ropemath.core.checks import *  # noqa: F403
+from ropemath.core.error_bounds import *  # noqa: F403
+from ropemath.core.precision import *  # noqa: F403
+from ropemath.core.rotation import *  # noqa: F403
+from ropemath.core.roundoff import *  # noqa: F403
+from ropemath.core.spectrum import *  # noqa: F403
 
 __all__ = [
-    "verdict",
-    "verdict_above",
-    "RopeCache",
-    "angle_error_bound",
-    "angle_rounding_error",
-    "angles",
-    "angles_in_format",
-    "apply_rope",
-    "block_diagonal",
-    "composition_error",
-    "determinant_error",
-    "elementwise_error",
-    "error_vs_position",
-    "frequencies",
-    "full_turn_count",
-    "half_permutation",
-    "largest_distinct_integer",
-    "loglog_slope",
-    "norm_error",
-    "orthogonality_error",
-    "phase_error",
-    "relative_position_error",
-    "rotation_2d",
-    "rotation_matrix",
-    "round_to_format",
-    "shift_error_in_format",
-    "to_bfloat16",
-    "to_half",
-    "to_interleaved",
-    "transpose_error",
-    "turns",
-    "wavelengths",
+    *_rotation.__all__,
+    *_apply.__all__,
+    *_blocks.__all__,
+    *_checks.__all__,
+    *_spectrum.__all__,
+    *_roundoff.__all__,
+    *_precision.__all__,
+    *_error_bounds.__all__,
 ]

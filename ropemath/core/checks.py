@@ -40,24 +40,26 @@ def _pair(q: npt.ArrayLike, k: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
 
 @finite_result
 def relative_position_error(
-    q: npt.ArrayLike, k: npt.ArrayLike, m: float, n: float, base: float = 10000.0
+    q: npt.ArrayLike, k: npt.ArrayLike, m: float, n: float, base: float = 10000.0, *, theta: npt.ArrayLike | None = None
 ) -> float:
     r"""Relative error of the relative-position identity.
 
     .. math:: (R^d_{\Theta,m} q)^\top (R^d_{\Theta,n} k) = q^\top R^d_{\Theta,n-m} k
 
     Returns :math:`|\mathrm{lhs} - \mathrm{rhs}| / (\|q\|\|k\|)`, both sides built from
-    dense matrices.  Source: RoFormer eq. (16).
+    dense matrices.  ``theta`` replaces the frequencies :math:`\mathrm{base}^{-2i/d}`: the identity
+    uses only that the blocks are rotations.  Source: RoFormer eq. (16).
 
     >>> q, k = np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.5, -1.0, 2.0, 1.0])
-    >>> relative_position_error(q, k, 7, 3) < 1e-15
-    True
+    >>> relative_position_error(q, k, 7, 3) < 1e-15, relative_position_error(q, k, 7, 3, theta=[0.3, 0.01]) < 1e-15
+    (True, True)
     """
     q, k = _pair(q, k)
     m, n = check_real(m, "m"), check_real(n, "n")
     d = q.shape[-1]
-    lhs = (rotation_matrix(m, d, base) @ q) @ (rotation_matrix(n, d, base) @ k)
-    rhs = q @ (rotation_matrix(n - m, d, base) @ k)
+    rope = {"base": base, "theta": theta}
+    lhs = (rotation_matrix(m, d, **rope) @ q) @ (rotation_matrix(n, d, **rope) @ k)
+    rhs = q @ (rotation_matrix(n - m, d, **rope) @ k)
     return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))
 
 

@@ -123,7 +123,9 @@ def half_permutation(d: int) -> np.ndarray:
 
 
 @finite_result
-def rotation_matrix(m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved") -> np.ndarray:
+def rotation_matrix(
+    m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved", theta: npt.ArrayLike | None = None
+) -> np.ndarray:
     r"""Return the dense block-diagonal rotation :math:`R^d_{\Theta,m}`, shape ``m.shape + (d, d)``.
 
     .. math::
@@ -132,16 +134,20 @@ def rotation_matrix(m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: 
 
     Source: RoFormer eq. (15).  With ``layout="half"`` the same rotation is expressed in
     the half layout, :math:`P R P^\top` for the permutation of :func:`half_permutation`.
+    ``theta`` (``d/2`` frequencies) replaces :math:`\mathrm{base}^{-2i/d}` (a scaled scheme: PI, NTK, YaRN).
 
     >>> rotation_matrix(1.0, 4, base=1e4).round(4)
     array([[ 0.5403, -0.8415,  0.    ,  0.    ],
            [ 0.8415,  0.5403,  0.    ,  0.    ],
            [ 0.    ,  0.    ,  1.    , -0.01  ],
            [ 0.    ,  0.    ,  0.01  ,  1.    ]])
+    >>> rotation_matrix(np.pi, 2, theta=[0.5]).round(12).tolist()
+    [[0.0, -1.0], [1.0, 0.0]]
     """
     d = check_d(d)
     layout = check_layout(layout)
-    phi = angles(m, d, base)
+    th = frequencies(d, base) if theta is None else resolve_frequencies(d, theta=theta)
+    phi = check_positions(m)[..., None] * th
     c, s = np.cos(phi), np.sin(phi)
     R = np.zeros(phi.shape[:-1] + (d, d), dtype=np.float64)
     if layout == "interleaved":

@@ -3,7 +3,9 @@ r"""The spectrum of RoPE: wavelengths of the d/2 pairs and how far each turns in
 Scope: from the frequencies :math:`\theta_i` of :func:`ropemath.frequencies` to the
 quantities a reader uses to picture them: the wavelength :math:`\lambda_i` (positions per
 full turn of pair ``i``), the number of turns pair ``i`` has made at position ``m``, and how
-many pairs make at least one full turn inside a context of ``L`` positions.
+many pairs make at least one full turn inside a context of ``L`` positions (counted from the
+wavelengths, in the closed form :math:`\min(d/2, \lfloor \frac d2 \log_{b} \frac{L-1}{2\pi} \rfloor + 1)`, and by
+trying every position: three routes to one number).
 
 Index ``i`` runs from 0 (:math:`\theta_i = \mathrm{base}^{-2i/d}`, the paper's
 :math:`\theta_{i+1}`).  Pair 0 turns fastest (:math:`\theta_0 = 1` radian per position,
@@ -15,13 +17,15 @@ Peng et al., *YaRN*, arXiv:2309.00071 (the name "wavelength" :math:`\lambda_i = 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import numpy.typing as npt
 
 from ropemath.core._validate import check_base, check_d, check_int, finite_result
 from ropemath.core.rotation import angles, frequencies
 
-__all__ = ["wavelengths", "turns", "full_turn_count"]
+__all__ = ["wavelengths", "turns", "full_turn_count", "full_turn_count_closed_form", "full_turn_count_brute_force"]
 
 
 @finite_result
@@ -79,3 +83,39 @@ def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     """
     L = check_int(context_length, "context_length", minimum=1)
     return int(np.count_nonzero(wavelengths(d, base) <= L - 1))
+
+
+def full_turn_count_closed_form(length: int, d: int, base: float = 10000.0) -> int:
+    r"""Return the number of pairs whose angle reaches :math:`2\pi` within positions :math:`0..L-1`, in closed form.
+
+    .. math:: \text{count} = \min\Big(\frac d2,\ \Big\lfloor \frac d2 \log_{\text{base}} \frac{L-1}{2\pi}
+              \Big\rfloor + 1\Big) \quad (L - 1 \ge 2\pi;\ \text{else } 0)
+
+    Pair :math:`i` turns fully iff :math:`(L-1)\theta_i \ge 2\pi`, i.e.
+    :math:`i \le \frac d2 \log_{\text{base}}\frac{L-1}{2\pi}`.  Source: RoFormer eq. (15).
+
+    >>> full_turn_count_closed_form(4096, 128)
+    46
+    >>> full_turn_count_closed_form(4096, 128, 500000.0)
+    32
+    """
+    length = check_int(length, "length", minimum=1, maximum=2**53)
+    d, base = check_d(d), check_base(base)
+    if length - 1 < 2 * math.pi:
+        return 0
+    return min(d // 2, math.floor(d / 2 * math.log((length - 1) / (2 * math.pi)) / math.log(base)) + 1)
+
+
+def full_turn_count_brute_force(length: int, d: int, base: float = 10000.0) -> int:
+    r"""Return the number of pairs with :math:`m\theta_i \ge 2\pi` for some position m < L, trying every m.
+
+    .. math:: \#\{\, i : \exists\, m < L,\ m\,\theta_i \ge 2\pi \,\}
+
+    Source: RoFormer eq. (15) (the angle :math:`m\theta_i` of pair i at position m).
+
+    >>> full_turn_count_brute_force(4096, 128)
+    46
+    """
+    length = check_int(length, "length", minimum=1, maximum=2**20)
+    theta = frequencies(check_d(d), check_base(base))
+    return int(np.sum(np.any(np.arange(length)[:, None] * theta >= 2 * np.pi, axis=0)))

@@ -9,84 +9,30 @@ References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embe
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
-from ropemath.models.agreement import (
-    layout_verdicts,
-    real_layout_verdicts,
-)
-from ropemath.models.config import (
-    ROPE_TYPES,
-    RopeFrequencies,
-    frequencies_from_config,
-)
-from ropemath.models.implementations import (
-    gptj_rope,
-    meta_freqs_cis,
-    meta_llama_rope,
-    multihead_rope_attention,
-    neox_rope,
-    partial_rotary,
-    permute_for_half,
-    permute_for_interleaved,
-    rotate_every_two,
-    rotate_half,
-)
-from ropemath.models.scaling import (
-    angle_range_ratio,
-    dynamic_ntk_frequencies,
-    dynamic_ntk_scale,
-    extension_frequencies,
-    never_full_turn,
-    ntk_base,
-    ntk_frequencies,
-    position_interpolation,
-    theta_relative_position_error,
-    theta_rotation_matrix,
-    unseen_angle_pairs,
-)
-from ropemath.models.yarn import (
-    llama31_bands,
-    llama31_frequencies,
-    yarn_attention_factor,
-    yarn_correction_dim,
-    yarn_correction_range,
-    yarn_frequencies,
-    yarn_ramp,
-    yarn_reference_frequencies,
-)
+from ropemath.models import agreement as _agreement
+from ropemath.models import config as _config
+from ropemath.models import context_length as _context_length
+from ropemath.models import implementation_errors as _implementation_errors
+from ropemath.models import implementations as _implementations
+from ropemath.models import questions as _questions
+from ropemath.models import scaling as _scaling
+from ropemath.models import yarn as _yarn
+from ropemath.models.agreement import *  # noqa: F403
+from ropemath.models.config import *  # noqa: F403
+from ropemath.models.context_length import *  # noqa: F403
+from ropemath.models.implementation_errors import *  # noqa: F403
+from ropemath.models.implementations import *  # noqa: F403
+from ropemath.models.questions import *  # noqa: F403
+from ropemath.models.scaling import *  # noqa: F403
+from ropemath.models.yarn import *  # noqa: F403
 
 __all__ = [
-    "layout_verdicts",
-    "real_layout_verdicts",
-    "ROPE_TYPES",
-    "RopeFrequencies",
-    "frequencies_from_config",
-    "angle_range_ratio",
-    "dynamic_ntk_frequencies",
-    "dynamic_ntk_scale",
-    "extension_frequencies",
-    "gptj_rope",
-    "llama31_bands",
-    "llama31_frequencies",
-    "meta_freqs_cis",
-    "meta_llama_rope",
-    "multihead_rope_attention",
-    "neox_rope",
-    "never_full_turn",
-    "ntk_base",
-    "ntk_frequencies",
-    "partial_rotary",
-    "permute_for_half",
-    "permute_for_interleaved",
-    "position_interpolation",
-    "rotate_every_two",
-    "rotate_half",
-    "theta_relative_position_error",
-    "theta_rotation_matrix",
-    "unseen_angle_pairs",
-    "yarn_attention_factor",
-    "yarn_correction_dim",
-    "yarn_correction_range",
-    "yarn_frequencies",
-    "yarn_ramp",
-    "yarn_reference_frequencies",
+    *_implementations.__all__,
+    *_agreement.__all__,
+    *_config.__all__,
+    *_scaling.__all__,
+    *_yarn.__all__,
+    *_context_length.__all__,
+    *_implementation_errors.__all__,
+    *_questions.__all__,
 ]

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.core._validate import check_d, check_int, finite_result
+from ropemath.core._validate import LAYOUTS, check_d, check_int, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies
 from ropemath.models.implementations import gptj_rope, meta_llama_rope, neox_rope
 
 __all__ = ["LAYOUTS", "TOLERANCE", "layout_verdicts", "real_layout_verdicts"]
 
-LAYOUTS = ("interleaved", "half")
 TOLERANCE = 2.0**-20  # relative to max |x|: float32 accuracy (Meta casts to float32), far below a layout mix-up
 
 

@@ -3,8 +3,8 @@ r"""Context extension as changes of the frequencies: PI, NTK, dynamic NTK; unsee
 Scope: each method is a plain function of ``(d, base, scale, ...)`` returning the new
 frequencies :math:`\theta'_i` (float64, shape (d/2,)); the rotation itself is unchanged, so
 the relative-position identity :math:`(R'_m q)^\top (R'_n k) = q^\top R'_{n-m} k` still
-holds exactly (:func:`theta_relative_position_error` measures it with dense matrices built
-from :math:`\theta'`).  Also here: :func:`extension_frequencies` (every method for one
+holds exactly (:func:`ropemath.relative_position_error` with ``theta=`` measures it with dense
+matrices built from :math:`\theta'`).  Also here: :func:`extension_frequencies` (every method for one
 setting, including YaRN from :mod:`ropemath.models.yarn`), and the "unseen angles" picture — which
 pairs never complete a full turn within the training length ``L``, and whether a method
 keeps the angles of the extended length ``L'`` inside the range seen in training.  YaRN and
@@ -27,19 +27,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.core._validate import (
-    check_angles,
     check_base,
     check_d,
     check_int,
     check_positions,
-    check_real,
     check_scale,
     check_tolerance,
-    check_x,
     finite_result,
 )
-from ropemath.core.blocks import block_diagonal
-from ropemath.core.rotation import frequencies, rotation_2d
+from ropemath.core.rotation import frequencies
 from ropemath.models.yarn import yarn_frequencies, yarn_reference_frequencies
 
 __all__ = [
@@ -52,8 +48,6 @@ __all__ = [
     "never_full_turn",
     "angle_range_ratio",
     "unseen_angle_pairs",
-    "theta_rotation_matrix",
-    "theta_relative_position_error",
 ]
 
 
@@ -231,56 +225,3 @@ def unseen_angle_pairs(
     ratio = angle_range_ratio(theta_new, theta, length=length, new_length=new_length)
     rtol = check_tolerance(rtol, "rtol")
     return never_full_turn(theta, length) & (ratio > 1.0 + rtol)
-
-
-# --- the relative-position identity with any frequencies ----------------------------------
-
-
-@finite_result
-def theta_rotation_matrix(m: float, theta: npt.ArrayLike) -> np.ndarray:
-    r"""Dense block-diagonal rotation for arbitrary frequencies (interleaved layout), shape (d, d).
-
-    .. math:: R'_m = \operatorname{diag}\big(R(m\theta'_0), \dots, R(m\theta'_{d/2-1})\big)
-
-    Built 2×2 block by 2×2 block with :func:`ropemath.block_diagonal`.  Source: RoFormer
-    eq. (15) with :math:`\Theta` replaced by :math:`\Theta'`.
-
-    >>> theta_rotation_matrix(np.pi, [0.5]).round(12).tolist()
-    [[0.0, -1.0], [1.0, 0.0]]
-    """
-    m = check_real(m, "m")
-    th = _theta(theta)
-    with np.errstate(over="ignore"):
-        phi = m * th
-    return block_diagonal(rotation_2d(check_angles(phi, m, th)))
-
-
-@finite_result
-def theta_relative_position_error(
-    q: npt.ArrayLike, k: npt.ArrayLike, m: float, n: float, theta: npt.ArrayLike
-) -> float:
-    r"""Relative error of the relative-position identity with the frequencies ``theta``.
-
-    .. math:: (R'_m q)^\top (R'_n k) = q^\top R'_{n-m} k
-
-    Returns :math:`|\mathrm{lhs} - \mathrm{rhs}| / (\|q\|\|k\|)` with dense matrices from
-    :func:`theta_rotation_matrix`.  Source: RoFormer eq. (16), which uses only that the blocks
-    are rotations, not the values of :math:`\theta_i`.
-
-    >>> q, k = np.array([1.0, 2.0, 3.0, 4.0]), np.array([0.5, -1.0, 2.0, 1.0])
-    >>> theta_relative_position_error(q, k, 7.0, 3.0, [0.3, 0.01]) < 1e-15
-    True
-    """
-    th = _theta(theta)
-    q, k = check_x(q, "q").astype(np.float64), check_x(k, "k").astype(np.float64)
-    if q.shape[-1] != 2 * th.size or k.shape[-1] != 2 * th.size:
-        raise ValueError(
-            f"q, k and theta must agree: q and k need 2 × len(theta) = {2 * th.size} coordinates, "
-            f"got shapes {q.shape} and {k.shape}"
-        )
-    if q.ndim != 1 or k.ndim != 1:
-        raise ValueError(f"q and k must be vectors of shape (d,), got {q.shape} and {k.shape}")
-    m, n = check_real(m, "m"), check_real(n, "n")
-    lhs = (theta_rotation_matrix(m, th) @ q) @ (theta_rotation_matrix(n, th) @ k)
-    rhs = q @ (theta_rotation_matrix(n - m, th) @ k)
-    return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))

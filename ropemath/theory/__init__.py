@@ -7,66 +7,30 @@ References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embe
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 """
 
-from ropemath.theory.abel import (
-    abel_bound,
-    abel_check,
-    abel_constant,
-    abel_identity_error,
-    complex_score,
-    pair_products,
-)
-from ropemath.theory.base_bound import (
-    BaseBound,
-    base_lower_bound,
-    cosine_sum,
-    cosine_sum_minimum,
-    failing_intervals,
-)
-from ropemath.theory.decay import (
-    binned_bound,
-    decay_bound,
-    decay_bound_slope,
-    partial_sums,
-    rising_intervals,
-)
-from ropemath.theory.encodings import (
-    additive_score_expansion,
-    additive_scores,
-    relative_bias,
-    sinusoidal_dot_closed_form,
-    sinusoidal_dot_identity,
-    sinusoidal_encoding,
-    sinusoidal_pair_decomposition,
-    sinusoidal_scores,
-)
-from ropemath.theory.plateau import (
-    random_phase_level,
-)
+from ropemath.theory import abel as _abel
+from ropemath.theory import angle_error as _angle_error
+from ropemath.theory import base_bound as _base_bound
+from ropemath.theory import decay as _decay
+from ropemath.theory import encodings as _encodings
+from ropemath.theory import plateau as _plateau
+from ropemath.theory import relative_examples as _relative_examples
+from ropemath.theory import similar_key as _similar_key
+from ropemath.theory.abel import *  # noqa: F403
+from ropemath.theory.angle_error import *  # noqa: F403
+from ropemath.theory.base_bound import *  # noqa: F403
+from ropemath.theory.decay import *  # noqa: F403
+from ropemath.theory.encodings import *  # noqa: F403
+from ropemath.theory.plateau import *  # noqa: F403
+from ropemath.theory.relative_examples import *  # noqa: F403
+from ropemath.theory.similar_key import *  # noqa: F403
 
 __all__ = [
-    "BaseBound",
-    "abel_bound",
-    "abel_check",
-    "abel_constant",
-    "abel_identity_error",
-    "additive_score_expansion",
-    "additive_scores",
-    "base_lower_bound",
-    "binned_bound",
-    "complex_score",
-    "cosine_sum",
-    "cosine_sum_minimum",
-    "decay_bound",
-    "decay_bound_slope",
-    "failing_intervals",
-    "pair_products",
-    "partial_sums",
-    "random_phase_level",
-    "relative_bias",
-    "rising_intervals",
-    "sinusoidal_dot_closed_form",
-    "sinusoidal_dot_identity",
-    "sinusoidal_encoding",
-    "sinusoidal_pair_decomposition",
-    "sinusoidal_scores",
+    *_encodings.__all__,
+    *_decay.__all__,
+    *_abel.__all__,
+    *_plateau.__all__,
+    *_base_bound.__all__,
+    *_angle_error.__all__,
+    *_similar_key.__all__,
+    *_relative_examples.__all__,
 ]

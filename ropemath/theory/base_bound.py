@@ -109,7 +109,7 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
     d = check_d(d)
     bases = check_positions(base, "base")
     if bases.size == 0 or np.any(bases <= 0):
-        raise ValueError(f"base must be one or more real numbers > 0, got {bases.size} values, min {bases.min(initial=0)}")
+        raise ValueError(f"base must be one or more real numbers > 0, got {bases.size}, min {bases.min(initial=0)}")
     check_work(L * (d // 2) * bases.size, 2**33, "length × d/2 × number of bases (cosines evaluated)")
     flat = bases.reshape(-1)
     out = np.full(flat.shape, np.inf)

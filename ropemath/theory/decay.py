@@ -25,8 +25,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import as_array, check_base, check_d, check_int, check_positions, check_real, finite_result
-from ropemath.core.rotation import frequencies
+from ropemath.core._validate import check_base, check_int, check_positions, check_real, finite_result
+from ropemath.core.rotation import resolve_frequencies
 
 __all__ = [
     "partial_sums",
@@ -40,20 +40,9 @@ DEFAULT_CHUNK = 4096  # distances per block: 2 float64 blocks of d/2 x chunk (2 
 
 
 def _theta(d: int, base: float, theta: npt.ArrayLike | None) -> np.ndarray:
-    """Frequencies to use: ``frequencies(d, base)`` or a validated override of shape (d/2,)."""
-    d = check_d(d)
-    base = check_base(base)
-    if theta is None:
-        return frequencies(d, base)
-    arr = as_array(theta, "theta")
-    if arr.dtype.kind not in "iuf" or isinstance(theta, (bool, np.bool_)):
-        raise TypeError(f"theta must be a real array of shape ({d // 2},), got {arr.dtype} array")
-    if arr.shape != (d // 2,):
-        raise ValueError(f"theta must have shape (d/2,)=({d // 2},), got shape {arr.shape}")
-    arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("theta must contain only finite values, got non-finite entries")
-    return arr
+    """Frequencies to use: ``frequencies(d, base)``, or ``theta`` (shape (d/2,)) when given."""
+    check_base(base)
+    return resolve_frequencies(d, base=base if theta is None else None, theta=theta)
 
 
 def _sums_block(r: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
