@@ -506,8 +506,8 @@ def test_small_counterexamples_state_their_inputs():
 def test_linear_checks_compare_the_causal_form_too(monkeypatch):
     real = A.rope_linear_attention_prefix
 
-    def broken_when_causal(q, k, v, pos, *, causal=False, layout):
-        out = real(q, k, v, pos, causal=causal, layout=layout)
+    def broken_when_causal(q, k, v, pos, *, causal=False, layout, base=None, theta=None):
+        out = real(q, k, v, pos, causal=causal, layout=layout, base=base, theta=theta)
         return out + 1.0 if causal else out
 
     monkeypatch.setattr(A, "rope_linear_attention_prefix", broken_when_causal)

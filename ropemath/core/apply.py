@@ -74,11 +74,12 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, out: n
     r"""Write the rotated ``x`` into ``out`` (which may be ``x``); ``cos``, ``sin`` broadcast to the pairs.
 
     Interleaved, contiguous float32/64: :math:`(a + \mathrm{i} b)(\cos + \mathrm{i}\sin)` on complex
-    views, one pass (Meta Llama).  Otherwise the two products on the pair views (Hugging Face).
+    views, one pass (Meta Llama).  Otherwise :math:`x \otimes \cos + \mathrm{rotate}(x) \otimes \sin` with
+    full-width cos (Hugging Face): for each pair ``fl(fl(a cos) - fl(b sin))``, ``fl(fl(b cos) + fl(a sin))``.
 
     The layouts agree within a derived bound, not bit for bit.  Per pair, with :math:`u` the unit
     roundoff of the dtype and :math:`c, s` the rounded table entries (the same in both layouts),
-    each layout computes :math:`ac - bs` (and :math:`as + bc`) with at most two roundings, either as
+    each layout computes :math:`ac - bs` (and :math:`as + bc`) with at most three roundings, either as
     ``fl(fl(ac) - fl(bs))`` or with a fused multiply-add, so each is within
     :math:`2u(|ac| + |bs|) + O(u^2)` of the exact value; by Cauchy-Schwarz
     :math:`|ac| + |bs| \le \|(a, b)\|\,\|(c, s)\| \le \|(a, b)\|\, f(1 + u)` with
@@ -99,13 +100,18 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, out: n
         else:  # a strided out: the same products, then copied
             out[...] = (xz * e).view(x.dtype)
         return out
-    a, b = _pairs(x, layout)
-    out_a, out_b = _pairs(out, layout)
-    a_sin, b_sin = a * sin, b * sin  # taken before out (possibly x) is written
-    np.multiply(a, cos, out=out_a)
-    out_a -= b_sin
-    np.multiply(b, cos, out=out_b)
-    out_b += a_sin
+    # x ⊗ cos + rotate(x) ⊗ sin with rotate((a, b)) = (-b, a): eq. 34 (GPT-J), Hugging Face's rotate_half.
+    # The pairs as an axis of length 2: (d/2, 2) interleaved, (2, d/2) half; the last axis stays contiguous.
+    h = x.shape[-1] // 2
+    shape, axis = (x.shape[:-1] + (h, 2), -1) if layout == "interleaved" else (x.shape[:-1] + (2, h), -2)
+    x2 = x.reshape(shape)
+    rotated = np.flip(x2, axis) * np.stack([np.negative(sin), sin], axis)  # before out is written: out may be x
+    in_place = out.flags.c_contiguous  # then reshape gives a view of out
+    out2 = out.reshape(shape) if in_place else np.empty(shape, dtype=x.dtype)
+    np.multiply(x2, np.stack([cos, cos], axis), out=out2)
+    out2 += rotated
+    if not in_place:
+        out[...] = out2.reshape(out.shape)
     return out
 
 
