@@ -21,7 +21,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.attention.linear import rope_linear_attention
-from ropemath.core._validate import _describe, check_bool, check_positions, check_qk, check_real, check_v, finite_result
+from ropemath.core._validate import (
+    check_bool,
+    check_choice,
+    check_positions,
+    check_qk,
+    check_real,
+    check_v,
+    finite_result,
+)
 from ropemath.core.apply import apply_rope
 
 __all__ = [
@@ -156,10 +164,7 @@ def shift_invariance_error(
     True
     """
     shift = check_real(shift, "shift")
-    if not isinstance(kind, str):
-        raise TypeError(f"kind must be one of ('softmax', 'linear'), got {_describe(kind)}")
-    if kind not in ("softmax", "linear"):
-        raise ValueError(f"kind must be one of ('softmax', 'linear'), got {kind!r}")
+    check_choice(kind, "kind", ("softmax", "linear"))
     positions = check_positions(positions, "positions")
     if kind == "softmax":
         attend = rope_softmax_attention

@@ -198,13 +198,18 @@ def check_x(x: object, name: str = "x", *, d: int | None = None, finite: bool = 
     return arr
 
 
+def check_choice(value: object, name: str, choices: tuple[str, ...]) -> str:
+    """Return ``value`` if it is one of the strings ``choices``, else raise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {choices}, got {_describe(value)}")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return value
+
+
 def check_layout(layout: object, name: str = "layout") -> str:
     """Return ``layout`` if it is one of :data:`LAYOUTS`, else raise."""
-    if not isinstance(layout, str):
-        raise TypeError(f"{name} must be one of {LAYOUTS}, got {_describe(layout)}")
-    if layout not in LAYOUTS:
-        raise ValueError(f"{name} must be one of {LAYOUTS}, got {layout!r}")
-    return layout
+    return check_choice(layout, name, LAYOUTS)
 
 
 def check_broadcast(m: np.ndarray, batch_shape: tuple[int, ...], name: str = "m") -> tuple[int, ...]:

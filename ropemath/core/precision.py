@@ -30,6 +30,7 @@ from ropemath.core._validate import (
     _describe,
     as_array,
     check_base,
+    check_choice,
     check_d,
     check_int,
     check_positions,
@@ -52,11 +53,7 @@ FORMATS = ("float64", "float32", "bfloat16")
 
 
 def _check_format(dtype: object, name: str = "dtype") -> str:
-    if not isinstance(dtype, str):
-        raise TypeError(f"{name} must be one of {FORMATS}, got {_describe(dtype)}")
-    if dtype not in FORMATS:
-        raise ValueError(f"{name} must be one of {FORMATS}, got {dtype!r}")
-    return dtype
+    return check_choice(dtype, name, FORMATS)
 
 
 def _real_array(x: object, name: str) -> np.ndarray:

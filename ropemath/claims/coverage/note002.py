@@ -1,9 +1,4 @@
-r"""Coverage pass of note 002: every sentence with mathematical content, mapped to the entry that judges it.
-
-Scope: :data:`COVERAGE`, rows of (the note's words, verbatim up to whitespace; the id of the entry in
-:mod:`ropemath.claims.note002` that judges them or into which they are merged).  Kept apart from the
-entries so that each module stays readable; ``tests/test_claims_rubric.py`` checks that every row is
-verbatim and every entry is listed.
+"""Coverage of note 002 (see :mod:`ropemath.claims.coverage`).
 
 References: note 002 of :data:`ropemath.claims.ledger.NOTES`.
 """
