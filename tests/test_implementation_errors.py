@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from ropemath import apply_rope, phase_error, rotation_matrix, to_half
-from ropemath.models.implementation_errors import (
+from ropemath.models.pitfalls import (
     bfloat16_distances,
     distance_band_errors,
     layout_pairs,

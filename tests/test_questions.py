@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from ropemath import apply_rope, dynamic_ntk_frequencies, frequencies, to_bfloat16
-from ropemath.models.questions import aliased_frequency, attention_outputs, cached_key_scores, hf_cos_sin_error
+from ropemath.models.pitfalls import aliased_frequency, attention_outputs, cached_key_scores, hf_cos_sin_error
 
 
 def test_attention_outputs_by_loop_and_shift():

@@ -1,4 +1,4 @@
-"""Notebook 01's computations (ropemath.theory.relative_examples): score maps, Toeplitz check, expansion values,
+"""Notebook 01's computations (ropemath.theory.relative_position): score maps, Toeplitz check, expansion values,
 scaled-rotation conditions, shifts of the position term, linear attention with column vectors."""
 
 import numpy as np
@@ -7,7 +7,7 @@ import sympy as sp
 
 from ropemath import apply_rope, rope_scores, sinusoidal_encoding
 from ropemath.theory.encodings import additive_score_expansion
-from ropemath.theory.relative_examples import (
+from ropemath.theory.relative_position import (
     expansion_term_values,
     linear_attention_two_ways,
     position_term_shift_change,

@@ -177,7 +177,7 @@ def _guessed_layouts():
 
 def test_no_public_function_guesses_a_layout():
     """Found by walking the package, not by a hand-kept list (which had missed two functions of
-    ropemath.models.questions); the allowed defaults are exactly the paper-matrix ones, all still present."""
+    ropemath.models.pitfalls); the allowed defaults are exactly the paper-matrix ones, all still present."""
     guessed = _guessed_layouts()
     assert sorted(set(guessed) - set(PAPER_MATRIX_DEFAULTS)) == []
     assert sorted(PAPER_MATRIX_DEFAULTS) == sorted(guessed)
@@ -185,11 +185,11 @@ def test_no_public_function_guesses_a_layout():
 
 def test_the_walk_finds_a_default_layout(monkeypatch):
     """Negative control: a public function given a default layout again is found."""
-    from ropemath.models import questions
+    from ropemath.models import pitfalls as questions
 
     def attention_outputs(q, k, v, m, *, rotate_v, layout="interleaved"):  # the old signature
         return None
 
     attention_outputs.__module__ = questions.__name__
     monkeypatch.setattr(questions, "attention_outputs", attention_outputs)
-    assert "ropemath.models.questions.attention_outputs" in _guessed_layouts()
+    assert "ropemath.models.pitfalls.attention_outputs" in _guessed_layouts()

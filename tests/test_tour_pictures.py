@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 
 from ropemath import frequencies  # noqa: E402
 from ropemath.plots.tour_pictures import clock_figure, score_map_figure  # noqa: E402
-from ropemath.theory.relative_examples import same_token_score_maps, toeplitz_deviation  # noqa: E402
+from ropemath.theory.relative_position import same_token_score_maps, toeplitz_deviation  # noqa: E402
 
 
 def test_clock_hands_point_at_m_theta():

@@ -12,17 +12,15 @@ arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 from ropemath.models import agreement as _agreement
 from ropemath.models import config as _config
 from ropemath.models import context_length as _context_length
-from ropemath.models import implementation_errors as _implementation_errors
 from ropemath.models import implementations as _implementations
-from ropemath.models import questions as _questions
+from ropemath.models import pitfalls as _pitfalls
 from ropemath.models import scaling as _scaling
 from ropemath.models import yarn as _yarn
 from ropemath.models.agreement import *  # noqa: F403
 from ropemath.models.config import *  # noqa: F403
 from ropemath.models.context_length import *  # noqa: F403
-from ropemath.models.implementation_errors import *  # noqa: F403
 from ropemath.models.implementations import *  # noqa: F403
-from ropemath.models.questions import *  # noqa: F403
+from ropemath.models.pitfalls import *  # noqa: F403
 from ropemath.models.scaling import *  # noqa: F403
 from ropemath.models.yarn import *  # noqa: F403
 
@@ -33,6 +31,5 @@ __all__ = [
     *_scaling.__all__,
     *_yarn.__all__,
     *_context_length.__all__,
-    *_implementation_errors.__all__,
-    *_questions.__all__,
+    *_pitfalls.__all__,
 ]

@@ -25,8 +25,7 @@ from matplotlib.figure import Figure
 
 from ropemath.core.rotation import frequencies
 from ropemath.models.context_length import critical_pair
-from ropemath.models.implementation_errors import layout_pairs
-from ropemath.models.questions import hf_cos_sin_error
+from ropemath.models.pitfalls import hf_cos_sin_error, layout_pairs
 from ropemath.models.scaling import (
     dynamic_ntk_frequencies,
     extension_frequencies,

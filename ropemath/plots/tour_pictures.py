@@ -3,7 +3,7 @@ r"""Intuition pictures for notebooks 00 and 01: the clock of pairs, and the scor
 Scope: two figure functions built with the object API (``matplotlib.figure.Figure``, never
 ``pyplot``); notebook figures, not registered in :data:`ropemath.plots.FIGURES`.  They only draw:
 the angles come from :func:`ropemath.core.rotation.angles`, the score maps from
-:func:`ropemath.theory.relative_examples.same_token_score_maps`.
+:func:`ropemath.theory.relative_position.same_token_score_maps`.
 
 * :func:`clock_figure`: small multiples, one row per position m and one column per pair i
   (fast to slow); pair i is a clock hand at the angle :math:`m\theta_i`, so each pair is a

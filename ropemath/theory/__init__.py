@@ -13,7 +13,7 @@ from ropemath.theory import base_bound as _base_bound
 from ropemath.theory import decay as _decay
 from ropemath.theory import encodings as _encodings
 from ropemath.theory import plateau as _plateau
-from ropemath.theory import relative_examples as _relative_examples
+from ropemath.theory import relative_position as _relative_position
 from ropemath.theory import similar_key as _similar_key
 from ropemath.theory.abel import *  # noqa: F403
 from ropemath.theory.angle_error import *  # noqa: F403
@@ -21,7 +21,7 @@ from ropemath.theory.base_bound import *  # noqa: F403
 from ropemath.theory.decay import *  # noqa: F403
 from ropemath.theory.encodings import *  # noqa: F403
 from ropemath.theory.plateau import *  # noqa: F403
-from ropemath.theory.relative_examples import *  # noqa: F403
+from ropemath.theory.relative_position import *  # noqa: F403
 from ropemath.theory.similar_key import *  # noqa: F403
 
 __all__ = [
@@ -32,5 +32,5 @@ __all__ = [
     *_base_bound.__all__,
     *_angle_error.__all__,
     *_similar_key.__all__,
-    *_relative_examples.__all__,
+    *_relative_position.__all__,
 ]

@@ -1,6 +1,6 @@
-r"""Notebook 01's computations: score maps over (m, n), the additive expansion evaluated, shifts of p_iᵀMp_j.
+r"""Relative position in scores: maps over (m, n), the additive expansion evaluated, shifts of p_iᵀMp_j.
 
-Scope: the logic behind "See why relative position matters", kept out of the notebook.
+Scope: which encodings make a score depend on m - n only, and why additive encodings do not.
 
 * :func:`same_token_score_maps` — one token at every position, scored against itself over all
   (m, n): with RoPE the map depends on :math:`m - n` only (a Toeplitz matrix), with a sinusoidal

@@ -1,0 +1,263 @@
+r"""Pitfalls of RoPE in practice, each measured: pairing, low-precision angles, caches, aliasing.
+
+Scope:
+
+* :func:`layout_pairs` — the pair each coordinate belongs to, in the interleaved or half layout
+  (the picture of the two layouts);
+* :func:`relative_error` and :func:`distance_band_errors` — Frobenius relative error of a score
+  tensor, overall and per band of distances :math:`|m - n|`;
+* :func:`bfloat16_distances` — the distance :math:`\mathrm{fl}(n+s+r) - \mathrm{fl}(n+s)` that
+  bfloat16 positions still encode, counted over many shifts;
+* :func:`rope_float32_angles` — RoPE (interleaved) with the angles formed in float32, as a
+  framework does, for contrast with :func:`ropemath.apply_rope` (float64 angles);
+* :func:`max_phase_error` — the largest phase error over the pairs, floored for a log plot;
+* :func:`attention_outputs` — causal softmax attention with RoPE on q and k, and optionally
+  (wrongly) on v too: why only q and k are rotated;
+* :func:`cached_key_scores` — a new query against keys cached at their own positions (KV cache
+  with an offset), with separate frequencies for queries and cached keys (dynamic scaling);
+* :func:`aliased_frequency` — the frequency a pair shows at integer positions (what the sign of
+  the exponent in :math:`\theta_i = b^{-2i/d}` decides);
+* :func:`hf_cos_sin_error` — the error of a cos/sin table built as Hugging Face builds it under
+  bfloat16 (angles in float32 or float64, cos and sin cast to bfloat16), per position.
+
+References: RoFormer (Su et al., arXiv:2104.09864 v5) §3.2-3.4, eq. (16), (34); Meta ``llama``
+``precompute_freqs_cis`` (angles in float32, table complex64); GPT-NeoX / Hugging Face ``rotate_half``;
+gpt-neox PR #1016; transformers ``LlamaRotaryEmbedding.forward`` (float32 angles, ``cos.to(x.dtype)``)
+and ``DynamicCache``; transformers PR #29285; emozilla, dynamic NTK (2023).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from ropemath.core._validate import check_d, check_layout, check_positions, check_x
+from ropemath.core.apply import apply_rope
+from ropemath.core.precision import angles_in_format, phase_error, round_to_format, to_bfloat16
+from ropemath.core.rotation import angles, frequencies
+
+__all__ = [
+    "layout_pairs",
+    "relative_error",
+    "distance_band_errors",
+    "bfloat16_distances",
+    "rope_float32_angles",
+    "max_phase_error",
+    "attention_outputs",
+    "cached_key_scores",
+    "aliased_frequency",
+    "hf_cos_sin_error",
+]
+
+
+def layout_pairs(d: int, layout: str) -> np.ndarray:
+    r"""The pair index of every coordinate, shape (d,): which coordinates rotate together.
+
+    .. math:: \text{interleaved: } p(j) = \lfloor j/2 \rfloor, \qquad
+        \text{half: } p(j) = j \bmod d/2
+
+    >>> layout_pairs(8, "interleaved").tolist(), layout_pairs(8, "half").tolist()
+    ([0, 0, 1, 1, 2, 2, 3, 3], [0, 1, 2, 3, 0, 1, 2, 3])
+    """
+    d = check_d(d)
+    layout = check_layout(layout)
+    j = np.arange(d)
+    return j // 2 if layout == "interleaved" else j % (d // 2)
+
+
+def relative_error(a: npt.ArrayLike, ref: npt.ArrayLike) -> float:
+    r"""Frobenius relative error of ``a`` against ``ref``.
+
+    .. math:: \varepsilon = \|A - A_{\mathrm{ref}}\|_F / \|A_{\mathrm{ref}}\|_F
+
+    >>> relative_error([3.0, 4.0], [3.0, 0.0])
+    1.3333333333333333
+    """
+    a, ref = np.asarray(a, dtype=np.float64), np.asarray(ref, dtype=np.float64)
+    if a.shape != ref.shape:
+        raise ValueError(f"a and ref must have one shape, got {a.shape} and {ref.shape}")
+    norm = np.linalg.norm(ref)
+    if norm == 0:
+        raise ValueError("ref must not be zero")
+    return float(np.linalg.norm(a - ref) / norm)
+
+
+def distance_band_errors(scores: npt.ArrayLike, reference: npt.ArrayLike, bands: list[tuple[int, int]]) -> list[float]:
+    r"""Relative error of (..., T, T) scores over each band ``lo <= |m - n| <= hi`` of distances.
+
+    .. math:: \varepsilon_{[lo,hi]} = \frac{\| (S - S_{\mathrm{ref}})|_{lo\le|m-n|\le hi}\|_F}
+        {\| S_{\mathrm{ref}}|_{lo\le|m-n|\le hi}\|_F}
+
+    >>> S = np.eye(3) + np.ones((3, 3)); R = np.ones((3, 3))
+    >>> distance_band_errors(S, R, [(0, 0), (1, 2)])
+    [1.0, 0.0]
+    """
+    S, R = np.asarray(scores, dtype=np.float64), np.asarray(reference, dtype=np.float64)
+    if S.shape != R.shape or S.ndim < 2 or S.shape[-1] != S.shape[-2]:
+        raise ValueError(f"scores and reference must share a shape (..., T, T), got {S.shape} and {R.shape}")
+    T = S.shape[-1]
+    distance = np.abs(np.arange(T)[:, None] - np.arange(T)[None, :])
+    return [
+        relative_error(S[..., (distance >= lo) & (distance <= hi)], R[..., (distance >= lo) & (distance <= hi)])
+        for lo, hi in bands
+    ]
+
+
+def bfloat16_distances(shifts: npt.ArrayLike, distance: int) -> dict[int, int]:
+    r"""Count, over the given shifts :math:`s`, the distance that bfloat16 positions still encode.
+
+    .. math:: \tilde r(s) = \mathrm{fl}_{\mathrm{bf16}}(s + r) - \mathrm{fl}_{\mathrm{bf16}}(s)
+
+    Returns ``{distance seen: number of shifts}``.
+
+    >>> bfloat16_distances([0, 1000, 10_000], 5)
+    {0: 1, 4: 1, 5: 1}
+    """
+    s = check_positions(shifts, "shifts").reshape(-1)
+    seen = round_to_format(s + float(distance), "bfloat16") - round_to_format(s, "bfloat16")
+    values, counts = np.unique(seen, return_counts=True)
+    return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
+
+
+def rope_float32_angles(x: npt.ArrayLike, m: float, base: float = 10000.0) -> np.ndarray:
+    r"""RoPE of a float32 vector (interleaved) with the angles formed in float32, as frameworks do.
+
+    .. math:: \tilde\phi_i = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(m)\,\mathrm{fl}_{32}(\theta_i)\big), \quad
+        (a, b) \mapsto (a\cos\tilde\phi_i - b\sin\tilde\phi_i,\ a\sin\tilde\phi_i + b\cos\tilde\phi_i)
+
+    The contrast to :func:`ropemath.apply_rope`, which keeps float64 angles.
+
+    >>> y = rope_float32_angles(np.array([1.0, 0.0], dtype=np.float32), 1.0)
+    >>> y.dtype == np.float32, [round(float(v), 4) for v in y]
+    (True, [0.5403, 0.8415])
+    """
+    x32 = check_x(x).astype(np.float32)
+    phi = np.float32(check_positions(m)) * frequencies(x32.shape[-1], base).astype(np.float32)
+    c, s = np.cos(phi), np.sin(phi)
+    out = np.empty_like(x32)
+    out[..., 0::2] = x32[..., 0::2] * c - x32[..., 1::2] * s
+    out[..., 1::2] = x32[..., 0::2] * s + x32[..., 1::2] * c
+    return out
+
+
+def max_phase_error(
+    m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "float32", floor: float = 1e-9
+) -> np.ndarray:
+    r"""Largest phase error over the pairs at each position, floored at ``floor`` (for a log axis).
+
+    .. math:: E(m) = \max\big(\max_i e_i(m),\ \epsilon_{\mathrm{floor}}\big)
+
+    with :math:`e_i(m)` from :func:`ropemath.phase_error`.
+
+    >>> max_phase_error([257], 128, dtype="bfloat16").round(6).tolist()
+    [1.0]
+    """
+    return np.maximum(phase_error(m, d, base, dtype).max(axis=-1), floor)
+
+
+def attention_outputs(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    m: npt.ArrayLike,
+    *,
+    rotate_v: bool,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
+) -> np.ndarray:
+    r"""Causal softmax attention outputs with RoPE on q and k (and on v if ``rotate_v``), shape (T, d).
+
+    .. math:: o_m = \sum_{n \le m} a_{mn}\, \tilde v_n, \quad
+        a_{mn} = \operatorname{softmax}_n\Big(\frac{(R_m q_m)^\top (R_n k_n)}{\sqrt d}\Big), \quad
+        \tilde v_n = \begin{cases} R_n v_n & \text{rotate\_v} \\ v_n & \text{otherwise}\end{cases}
+
+    The weights depend on :math:`m - n` only (eq. 16); a rotated value carries its absolute
+    position :math:`n` into the output.  ``layout`` (``"interleaved"`` or ``"half"``) is required: a
+    wrong guess would be silent; so is exactly one of ``base`` and ``theta``.  Source: RoFormer §3.2
+    (RoPE is applied to q and k).
+
+    >>> x = np.eye(2)
+    >>> attention_outputs(x, x, x, [0, 1], rotate_v=False, layout="interleaved", base=1e4)[0].tolist()
+    [1.0, 0.0]
+    """
+    q, k, v = check_x(q, "q"), check_x(k, "k"), check_x(v, "v")
+    m = check_positions(m)
+    if not (q.shape == k.shape == v.shape and q.ndim == 2 and m.shape == (q.shape[0],)):
+        raise ValueError(f"q, k, v must be (T, d) and m (T,), got {q.shape}, {k.shape}, {v.shape}, {m.shape}")
+    rope = {"layout": layout, "base": base, "theta": theta}
+    s = apply_rope(q, m, **rope) @ apply_rope(k, m, **rope).T / np.sqrt(q.shape[1])
+    s = np.where(np.tril(np.ones(s.shape, dtype=bool)), s, -np.inf)
+    a = np.exp(s - s.max(axis=1, keepdims=True))
+    a /= a.sum(axis=1, keepdims=True)
+    return a @ (apply_rope(v, m, **rope) if rotate_v else v)
+
+
+def cached_key_scores(
+    q: npt.ArrayLike,
+    keys: npt.ArrayLike,
+    key_positions: npt.ArrayLike,
+    query_position: float,
+    *,
+    theta_query: npt.ArrayLike,
+    theta_keys: npt.ArrayLike,
+    layout: str,
+) -> np.ndarray:
+    r"""Scores of a new query against keys that were rotated when they were cached.
+
+    .. math:: s_j = \big(R^{\theta^{q}}_{m}\, q\big)^\top \big(R^{\theta^{k}}_{n_j}\, k_j\big)
+
+    With :math:`\theta^q = \theta^k` this is :math:`q^\top R_{n_j - m} k_j` (eq. 16), so the
+    query must be rotated at its true position :math:`m` (the cache length, not 0).  Dynamic
+    scaling changes :math:`\theta^q` as the sequence grows while the cached keys keep the
+    :math:`\theta^k` they were rotated with.  ``layout`` (``"interleaved"`` or ``"half"``) is
+    required, as in :func:`ropemath.apply_rope`.  Source: RoFormer eq. (16); transformers' KV cache.
+
+    >>> th = np.array([1.0])
+    >>> cached_key_scores([1.0, 0.0], [[1.0, 0.0]], [0], 0, layout="interleaved", theta_query=th, theta_keys=th)
+    array([1.])
+    """
+    q, keys = check_x(q, "q"), check_x(keys, "keys")
+    kr = apply_rope(keys, check_positions(key_positions, "key_positions"), layout=layout, theta=theta_keys)
+    return kr @ apply_rope(q, query_position, layout=layout, theta=theta_query)
+
+
+def aliased_frequency(theta: npt.ArrayLike) -> np.ndarray:
+    r"""The frequency in :math:`[0, \pi]` that a pair turning by :math:`\theta` per position shows at integers.
+
+    .. math:: \tilde\theta = \big|\big((\theta + \pi) \bmod 2\pi\big) - \pi\big|
+
+    Since :math:`\cos(m\theta) = \cos(m\tilde\theta)` and the angle of :math:`m\theta` equals
+    :math:`\pm m\tilde\theta` modulo :math:`2\pi` for integer :math:`m`, a pair with
+    :math:`\theta > \pi` is indistinguishable from a slower one.
+
+    >>> aliased_frequency([0.5, 2 * np.pi + 0.5, 2 * np.pi - 0.5]).round(12).tolist()
+    [0.5, 0.5, 0.5]
+    """
+    th = check_positions(theta, "theta")
+    return np.abs(np.mod(th + np.pi, 2 * np.pi) - np.pi)
+
+
+def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_dtype: str = "float32") -> np.ndarray:
+    r"""Largest error of a bfloat16 cos/sin table built from ``angle_dtype`` angles, per position.
+
+    .. math:: E(m) = \max_i \max\big(|\mathrm{bf16}(\cos\tilde\phi_i) - \cos m\theta_i|,\
+        |\mathrm{bf16}(\sin\tilde\phi_i) - \sin m\theta_i|\big)
+
+    :math:`\tilde\phi_i` are the angles formed in ``angle_dtype`` (:func:`ropemath.angles_in_format`);
+    cos and sin are rounded to float32 (Hugging Face evaluates them in float32; for
+    ``"float64"`` angles they are evaluated in float64) and then to bfloat16
+    (``cos.to(dtype=x.dtype)``).  The bfloat16 cast alone costs up to :math:`2^{-9}` (half a
+    bfloat16 spacing just below 1), plus :math:`2^{-24}` for the float32 step.
+
+    >>> bool(hf_cos_sin_error([0, 1, 2], 128, angle_dtype="float64").max() <= 2.0**-9 + 2.0**-24)
+    True
+    """
+    m = check_positions(m)
+    exact = angles(m, d, base)
+    if angle_dtype == "float64":
+        phi, mid = exact, "float64"
+    else:
+        phi, mid = angles_in_format(m, d, base, angle_dtype), "float32"
+    errs = [np.abs(to_bfloat16(round_to_format(f(phi), mid)) - f(exact)) for f in (np.cos, np.sin)]
+    return np.maximum(*errs).max(axis=-1)
