@@ -37,6 +37,7 @@ exclude_patterns = [
     "ropemath",
     "tools",
     "figures",
+    "mutants",
 ]
 
 # Stored outputs only: no kernel is started.
