@@ -47,10 +47,17 @@ $(CVENV)/.installed: requirements-conformance.txt requirements-lock.txt pyprojec
 conformance: $(CVENV)/.installed
 	$(CVENV)/bin/python -m pytest -q -p no:cacheprovider tests/conformance
 
-## mutants: mutation testing of ropemath/claims and ropemath/symbolic (slow; not part of `make test`):
-##          every mutant must be killed by the tests, or listed as equivalent in tools/mutants-equivalent.txt
-mutants: $(STAMP)
-	$(BIN)/python tools/mutants.py --json mutants.json $(MUTANTS_ARGS)
+## mutants: mutation testing of ropemath/claims, ropemath/symbolic and ropemath/core with mutmut (slow; not part of
+##          `make test`), then the kill rate per package (tools/mutation_rates.py). One package at a time:
+##          make mutants MUTANTS="ropemath.symbolic*"    (mutmut keeps results in mutants/ and reruns only what changed)
+MUTMUT_STAMP := $(VENV)/.mutmut-installed
+$(MUTMUT_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements-lock.txt mutmut==3.8.1
+	touch $@
+
+mutants: $(MUTMUT_STAMP)
+	$(BIN)/mutmut run $(foreach m,$(MUTANTS),'$(m)')
+	$(BIN)/python tools/mutation_rates.py mutants
 
 ## book: the README and notebooks as a static HTML book in book/_build/html, from the stored outputs
 ##       (no notebook is executed; MathJax is served from the build, nothing from a CDN)
@@ -92,4 +99,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build
+	rm -rf $(VENV) $(CVENV) build *.egg-info book/_build mutants

@@ -1,7 +1,9 @@
 """Sphinx configuration of the ropemath book (`make book`): README + notebooks from their stored outputs.
 
 Scope: builds a static HTML site from the repository root (README.md, notebooks/*.ipynb, book/*.md) with
-myst-nb and never executes a notebook (the stored outputs are the ones CI validates with nbval). MathJax is
+myst-nb and never executes a notebook. The notebooks appear in the README's reading order (its links to
+``notebooks/NN_name.ipynb``, first mention each), written into the toctree of book/index.md, so a notebook the
+README does not list is a build warning (the stored outputs are the ones CI validates with nbval). MathJax is
 served from the build itself (sphinx-mathjax-offline ships MathJax 3 in its wheel), so the book works with
 no internet. Built by `sphinx-build -c book . book/_build/html` (the Makefile's `book` target).
 
@@ -10,7 +12,10 @@ myst-nb configuration, https://myst-nb.readthedocs.io/en/latest/configuration.ht
 sphinx-book-theme, https://sphinx-book-theme.readthedocs.io/ .
 """
 
+import re
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 project = "ropemath"
 author = "ropemath contributors"
@@ -32,6 +37,7 @@ exclude_patterns = [
     "ropemath",
     "tools",
     "figures",
+    "mutants",
 ]
 
 # Stored outputs only: no kernel is started.
@@ -65,10 +71,29 @@ _REDIRECT = """<!DOCTYPE html>
 """
 
 
+def reading_order(readme: str) -> list[str]:
+    """The notebooks linked from the README, in the order of their first link.
+
+    >>> reading_order("[a](notebooks/01_b.ipynb) [c](notebooks/00_d.ipynb) [e](notebooks/01_b.ipynb)")
+    ['notebooks/01_b', 'notebooks/00_d']
+    """
+    return list(dict.fromkeys(re.findall(r"\]\((notebooks/\d\d_[a-z0-9_]+)\.ipynb\)", readme)))
+
+
+READING_MARK = "<!-- reading order: book/conf.py writes the notebooks here, in the README's order -->"
+
+
+def _write_reading_order(app, docname, source):
+    if docname == "book/index":
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        source[0] = source[0].replace(READING_MARK, "\n".join("/" + nb for nb in reading_order(readme)))
+
+
 def _write_redirect(app, exception):
     if exception is None and app.builder.format == "html":
         (Path(app.outdir) / "index.html").write_text(_REDIRECT, encoding="utf-8")
 
 
 def setup(app):
+    app.connect("source-read", _write_reading_order)
     app.connect("build-finished", _write_redirect)

@@ -7,11 +7,12 @@ resolves, the 'next' links walk the reading order, and search answers offline. E
 deliberately broken copy of a page and must report it. Without Chromium these tests skip, except under CI=true
 (.ci/run installs Chromium), where a missing browser or book package is a failure.
 
-References: tools/book_browser.py; book/conf.py; issue #18.
+References: tools/book_browser.py; book/conf.py.
 """
 
 import doctest
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -34,6 +35,11 @@ book_browser = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(book_browser)
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+conf_spec = importlib.util.spec_from_file_location("book_conf", ROOT / "book" / "conf.py")
+book_conf = importlib.util.module_from_spec(conf_spec)
+conf_spec.loader.exec_module(book_conf)
+READING = book_conf.reading_order((ROOT / "README.md").read_text(encoding="utf-8"))  # ["notebooks/00_…", …]
+PAGES = ["checking", "input-contract", "performance", "mutation-testing", "conventions", "tooling"]  # book/*.md
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -83,6 +89,44 @@ def test_book_lock_pins_the_book_extra_and_changes_no_locked_version():
 def test_tool_doctests():
     result = doctest.testmod(book_browser, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 4 and result.failed == 0
+    result = doctest.testmod(book_conf)
+    assert result.attempted >= 1 and result.failed == 0
+
+
+def test_book_reads_the_notebooks_in_the_readme_order():
+    assert sorted(READING) == [f"notebooks/{nb}" for nb in NOTEBOOKS]
+    index = (ROOT / "book" / "index.md").read_text(encoding="utf-8")
+    assert book_conf.READING_MARK in index
+    assert [p for p in PAGES if f"\n{p}\n" in index] == PAGES
+
+
+def test_readme_links_every_book_page_and_stays_short():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150
+    for page in PAGES:
+        assert f"](book/{page}.md)" in readme, page
+        assert (ROOT / "book" / f"{page}.md").is_file(), page
+
+
+def stored_run_rows(page):
+    """The rows (variant, layout, ratio) of the performance page's table of one stored run."""
+    return [(v.strip(), lay.strip(), float(r)) for v, lay, r in
+            re.findall(r"^\| ([^|]+) \| (interleaved|half|-) \| (\d+\.\d\d) \|$", page, flags=re.MULTILINE)]
+
+
+def ratio_mismatches(page, run):
+    ratios = {(t["variant"], t["layout"]): t["ratio"] for t in run["table"] if t["dtype"] == "float32"}
+    return [row for row in stored_run_rows(page) if round(ratios.get(row[:2], -1.0), 2) != row[2]]
+
+
+def test_performance_page_quotes_its_stored_run():
+    """The performance page's ratios are those of the JSON it names, and it names the run's machine."""
+    page = (ROOT / "book" / "performance.md").read_text(encoding="utf-8")
+    run = json.loads((ROOT / re.search(r"figures/bench_[a-z0-9_]+\.json", page).group()).read_text(encoding="utf-8"))
+    assert f"one run on {run['machine']['name']}" in page
+    assert len(stored_run_rows(page)) >= 8 and ratio_mismatches(page, run) == []
+    assert len(ratio_mismatches(page.replace("| 1.70 |", "| 1.07 |"), run)) == 1  # a mistyped ratio is seen
+    assert not re.search(r"load average|\d ms\b", page), "the page says how to measure; times belong in the JSON"
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +145,7 @@ def built(tmp_path_factory):
 
 def test_build_has_every_page_and_no_remote_asset(built):
     pages = book_browser.pages(built)
-    for page in ["index.html", "book/index.html", "README.html", "search.html"]:
+    for page in ["index.html", "book/index.html", "README.html", "search.html"] + [f"book/{p}.html" for p in PAGES]:
         assert page in pages
     assert {f"notebooks/{nb}.html" for nb in NOTEBOOKS} <= set(pages)
     assert (built / "_static" / "mathjax" / "tex-chtml.js").is_file()
@@ -186,7 +230,8 @@ def test_every_notebook_has_typeset_math_figures_and_cross_links(records):
 
 
 def test_next_links_walk_the_reading_order(records, broken):
-    expected = ["book/index.html", "README.html"] + [f"notebooks/{nb}.html" for nb in NOTEBOOKS]
+    expected = (["book/index.html", "README.html"] + [f"{nb}.html" for nb in READING]
+                + [f"book/{page}.html" for page in PAGES])
     assert book_browser.reading_order(records) == expected
     _, bad = broken  # its 'next' link skips 06-08
     assert book_browser.reading_order({**records, **bad}) != expected
@@ -197,10 +242,10 @@ def test_search_works_offline(built, browser_ready):
     assert book_browser.search(built, "zzqxnotaword") == []
 
 
-def test_screenshots_taken_and_committed_for_readme(records, shots):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_screenshots_taken_and_committed_for_the_tooling_page(records, shots):
+    tooling = (ROOT / "book" / "tooling.md").read_text(encoding="utf-8")
     for name in book_browser.SCREENSHOTS:
         for png in (shots / name, ROOT / "book" / "screenshots" / name):
             head = png.read_bytes()[:24]
             assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1280, 900), png
-        assert f"book/screenshots/{name}" in readme
+        assert f"](screenshots/{name})" in tooling

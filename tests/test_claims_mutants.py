@@ -1,4 +1,4 @@
-"""Tests that tell mutants of the claims machinery from the original (tools/mutants.py): the verdict
+"""Tests that tell mutants of the claims machinery from the original (``make mutants``): the verdict
 constructors of ropemath.claims._verdict at their documented bounds, the controls' and the ledger's rules, the
 report's rendering, and the counterexamples and evidence of the literal-reading checks — each expected value is a
 documented constant or computed by hand here (math / cmath / numpy, not the code under test)."""

@@ -1,4 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_derivation from the original (tools/mutants.py, issue #15 item 4).
+"""Tests that tell mutants of ropemath.claims.checks_derivation from the original (``make mutants``).
 
 What they pin, and why:
 

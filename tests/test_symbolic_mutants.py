@@ -1,10 +1,9 @@
-"""Tests that tell mutants of ropemath.symbolic from the original (``make mutants``, tools/mutants.py).
+"""Tests that tell mutants of ropemath.symbolic from the original (``make mutants``).
 
 Each test asserts a mathematical property or a documented behaviour that an earlier mutation run
 showed no test checked: a wrong identity must not hold, a counterexample value is worked out by hand,
 a rendered formula is typed here from the paper's notation, a record cannot be altered in place.
-The mutants the run found equivalent (no test can tell them apart) are listed, with a reason, in
-tools/mutants-equivalent.txt.
+Mutants no test can tell apart (equivalent ones) are marked ``# pragma: no mutate`` at their line.
 """
 
 import dataclasses

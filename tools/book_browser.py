@@ -6,7 +6,7 @@ own browser download is not used) and records console errors, failed or external
 images, links, anchors and the "next" link; `problems` turns one page's record into a list of findings (empty =
 clean). Checking is split from recording so that tests can feed deliberately broken pages through the same code.
 Command line: `python tools/book_browser.py BUILD_DIR [--screenshots DIR]` prints one verdict line per check and
-exits 1 on any finding; with `--screenshots` it also saves the landing page and the decay notebook (for README).
+exits 1 on any finding; with `--screenshots` it also saves the landing page and the decay notebook (book/tooling.md).
 
 References: Playwright for Python, https://playwright.dev/python/docs/api/class-page ;
 MathJax 3 startup promise, https://docs.mathjax.org/en/latest/web/typeset.html ;
@@ -208,7 +208,7 @@ def reading_order(records: dict[str, dict], start: str = "book/index.html") -> l
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: audit a built book, print one verdict per check, optionally save the README screenshots."""
+    """Command line: audit a built book, print one verdict per check, optionally save the tooling page's screenshots."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", type=Path, help="the built book (book/_build/html)")
     parser.add_argument("--screenshots", type=Path, help="save book-landing.png and book-decay.png here")
