@@ -30,6 +30,18 @@ from ropemath.core.checks import (
     relative_position_error,
     transpose_error,
 )
+
+# Importable from ropemath.core for the notebooks, outside the top-level API (``x as x`` re-exports):
+# the survey of the checks and their derived rounding bounds (appendix 11), the exercise checker.
+from ropemath.core.checks import survey as survey
+from ropemath.core.error_bounds import composition_error_bound as composition_error_bound
+from ropemath.core.error_bounds import determinant_error_bound as determinant_error_bound
+from ropemath.core.error_bounds import elementwise_error_bound as elementwise_error_bound
+from ropemath.core.error_bounds import norm_error_bound as norm_error_bound
+from ropemath.core.error_bounds import orthogonality_error_bound as orthogonality_error_bound
+from ropemath.core.error_bounds import relative_position_error_bound as relative_position_error_bound
+from ropemath.core.error_bounds import survey_bounds as survey_bounds
+from ropemath.core.exercises import check_answer as check_answer
 from ropemath.core.precision import (
     angles_in_format,
     largest_distinct_integer,
@@ -56,6 +68,8 @@ from ropemath.core.spectrum import (
     turns,
     wavelengths,
 )
+from ropemath.core.turns import full_turn_count_brute_force as full_turn_count_brute_force
+from ropemath.core.turns import full_turn_count_closed_form as full_turn_count_closed_form
 from ropemath.core.verdict import (
     verdict,
     verdict_above,

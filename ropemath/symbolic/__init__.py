@@ -33,6 +33,14 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
+    "k": "common",
+    "m": "common",
+    "n": "common",
+    "q": "common",
+    "theta": "common",
+    "thetas": "common",
+    "Rot": "common",
+    "block_rotation": "common",
     "Proof": "common",
     "check_identity": "common",
     "explicit": "notation",
