@@ -34,13 +34,18 @@ from ropemath.core.checks import (
 # Importable from ropemath.core for the notebooks, outside the top-level API (``x as x`` re-exports):
 # the survey of the checks and their derived rounding bounds (appendix 11), the exercise checker.
 from ropemath.core.checks import survey as survey
+from ropemath.core.error_bounds import complex_rotation_bound as complex_rotation_bound
 from ropemath.core.error_bounds import composition_error_bound as composition_error_bound
 from ropemath.core.error_bounds import determinant_error_bound as determinant_error_bound
 from ropemath.core.error_bounds import elementwise_error_bound as elementwise_error_bound
 from ropemath.core.error_bounds import norm_error_bound as norm_error_bound
 from ropemath.core.error_bounds import orthogonality_error_bound as orthogonality_error_bound
+from ropemath.core.error_bounds import pair_relative_error as pair_relative_error
 from ropemath.core.error_bounds import relative_position_error_bound as relative_position_error_bound
 from ropemath.core.error_bounds import survey_bounds as survey_bounds
+from ropemath.core.error_bounds import two_product_rope as two_product_rope
+from ropemath.core.error_bounds import two_product_ulp_bound as two_product_ulp_bound
+from ropemath.core.error_bounds import ulp_errors as ulp_errors
 from ropemath.core.exercises import check_answer as check_answer
 from ropemath.core.precision import (
     angles_in_format,

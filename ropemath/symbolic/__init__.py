@@ -40,6 +40,8 @@ _EXPORTS = {
     "theta": "common",
     "thetas": "common",
     "Rot": "common",
+    "rotation": "common",
+    "complex_rotation": "general",
     "block_rotation": "common",
     "Proof": "common",
     "check_identity": "common",
