@@ -73,8 +73,6 @@ from ropemath.core.spectrum import (
     turns,
     wavelengths,
 )
-from ropemath.core.turns import full_turn_count_brute_force as full_turn_count_brute_force
-from ropemath.core.turns import full_turn_count_closed_form as full_turn_count_closed_form
 from ropemath.core.verdict import (
     verdict,
     verdict_above,
