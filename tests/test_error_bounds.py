@@ -151,3 +151,42 @@ def test_bad_input():
         relative_position_error_bound(1, 0, 8, trig_ulps=-1)
     with pytest.raises(ValueError, match="^d must be"):
         composition_error_bound(1, 0, 7)
+
+
+def test_one_matrix_bounds_by_hand_and_their_growth_with_d():
+    """The one-matrix bounds, recomputed here from their formulas with t = 4u; det and norm grow with d."""
+    from ropemath.core.error_bounds import (
+        determinant_error_bound,
+        elementwise_error_bound,
+        norm_error_bound,
+        orthogonality_error_bound,
+    )
+
+    t, g2 = 4 * U, 2 * U / (1 - 2 * U)
+    assert orthogonality_error_bound() == pytest.approx(2 * 2**0.5 * t + 2 * t * t + g2 * (1 + 2**0.5 * t) ** 2)
+    assert elementwise_error_bound() == pytest.approx((2 * 2**0.5 * t + 2 * g2 * (1 + 2**0.5 * t)) * (1 + U))
+    assert norm_error_bound(4096) == pytest.approx((4096 + 11.5) * U, rel=1e-3)
+    assert 8.5 * 128 * U < determinant_error_bound(128) < 9.5 * 128 * U
+    assert determinant_error_bound(2048) > 15 * determinant_error_bound(128)  # about linear in d
+    assert orthogonality_error_bound(trig_ulps=0) < orthogonality_error_bound()
+
+
+def test_off_diagonal_of_rt_r_is_zero_or_one_product_rounding():
+    """Off-diagonal entries of R^T R are c(-s) + s c: 0 without FMA, the rounding error of c s (at most u/2) with it."""
+    R = rotation_matrix(123456, 128)
+    gram = R.T @ R
+    off = np.abs(gram - np.diag(np.diag(gram)))
+    assert np.max(off) <= U / 2
+    sheared = R + 1e-13 * np.triu(np.ones((128, 128)), 1)  # negative control: not a rotation
+    gram_bad = sheared.T @ sheared
+    assert np.max(np.abs(gram_bad - np.diag(np.diag(gram_bad)))) > U / 2
+
+
+@pytest.mark.parametrize("kwargs", [{"trig_ulps": -1.0}, {"trig_ulps": True}, {"log_ulps": "1"}, {"exp_ulps": 1e9}])
+def test_determinant_bound_rejects_bad_input(kwargs):
+    from ropemath.core.error_bounds import determinant_error_bound
+
+    with pytest.raises(ValueError, match=r"^(trig_ulps|log_ulps|exp_ulps) must be a number in \[0, 1e6\]"):
+        determinant_error_bound(8, **kwargs)
+    with pytest.raises((ValueError, TypeError), match=r"^d "):
+        determinant_error_bound(7)

@@ -129,9 +129,11 @@ def cited_tests():
 
 
 def test_notebooks_cite_tests():
-    """Every notebook names the tests that pin its equations."""
+    """Every appendix (09 on) names the tests that pin its equations; notebooks 02 and 03 (main path) cite none."""
     cited = {nb for nb, _, _ in cited_tests()}
-    assert cited == set(IDS), f"notebooks citing no test: {sorted(set(IDS) - cited)}"
+    appendices = {name for name in IDS if name[:2] >= "09"}
+    assert appendices <= cited, f"appendices citing no test: {sorted(appendices - cited)}"
+    assert not {"02_derive_rope_in_two_dimensions.ipynb", "03_generalise_to_d_dimensions.ipynb"} & cited
 
 
 @pytest.mark.parametrize("notebook,file,name", sorted(set(cited_tests())))

@@ -17,7 +17,7 @@ def test_derive_prints_every_part_and_exits_0(capsys):
     for number in range(1, 13):
         assert f"Step {number:>2} [verified]" in out
     assert "Result: f(q, m) = q*exp(I*m*theta)" in out
-    assert "[holds] block_diagonal_d6" in out
+    assert "[checked at d = 6] block_diagonal_d6" in out
     assert "[refuted] relative_sign" in out
     assert "true side = 1, claim = -1, correct form = 1" in out
     assert "NOT" not in out
@@ -27,10 +27,10 @@ def test_derive_latex_and_only(capsys):
     assert main(["derive", "--latex", "--only", "steps"]) == 0
     out = capsys.readouterr().out
     assert r"\Longrightarrow" in out and r"e^{i m \theta}" in out
-    assert "Proofs" not in out and "Refutations" not in out
+    assert "Identities" not in out and "Refutations" not in out
     assert main(["derive", "--only", "proofs"]) == 0
     out = capsys.readouterr().out
-    assert "Step" not in out and "[holds] transpose: R(a).T = R(-a)" in out
+    assert "Step" not in out and "[proved] transpose: R(a).T = R(-a)" in out
 
 
 def test_derive_exits_1_and_names_a_failing_step(capsys, monkeypatch):

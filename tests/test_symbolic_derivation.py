@@ -177,3 +177,29 @@ def test_a_rebuilt_derivation_equals_the_cached_one():
     cached = derivation.derivation_steps()
     assert again == cached
     assert any(a.check is not b.check for a, b in zip(again, cached, strict=True))  # closures of each build
+
+
+def test_recurrence_step_fails_if_its_left_side_depends_on_q_or_its_right_side_on_m():
+    """Step 7 establishes that the increment is one number for all q, k: a left side containing q, or a right
+    side containing m, is rejected (a corruption of the left side, not only of the right)."""
+    s = step("angular_recurrence")
+    assert verify_step(s) is True
+    assert verify_step(dataclasses.replace(s, lhs=s.lhs + q)) is False
+    assert verify_step(dataclasses.replace(s, rhs=s.rhs + m)) is False
+
+
+def test_substitutions_n_equals_m_and_zero_give_the_forms_written_out_here():
+    """The n = m and m = n = 0 substitutions, compared with forms typed independently here."""
+    from ropemath.symbolic.derivation import R_f, Theta, Theta_f
+
+    split = step("angle_split").given
+    assert sp.simplify(split.lhs - (Theta_f(q, m) - Theta_f(k, m))) == 0
+    assert sp.simplify(split.rhs - (Theta(q) - Theta(k))) == 0
+    radial = step("radial_solution").given
+    assert sp.simplify(radial.lhs - R_f(q, m) ** 2) == 0 and sp.simplify(radial.rhs - sp.Abs(q) ** 2) == 0
+
+
+def test_methods_say_what_the_flags_establish():
+    assert "candidate satisfies" in step("angle_split").method
+    assert "free of q and k" in step("angular_recurrence").method
+    assert step("phase_solution").given.lhs == step("angular_recurrence").lhs  # the recurrence is the step's own

@@ -202,7 +202,7 @@ def test_derive_latex_prints_the_generated_latex(capsys):
 def test_derive_plain_prints_the_generated_text(capsys, monkeypatch):
     assert main(["derive", "--only", "proofs"]) == 0
     out = capsys.readouterr().out
-    assert "[holds] relative_position_2d: (R_m*q).T*(R_n*k) = q.T*R_(n - m)*k" in out  # typed here
+    assert "[proved] relative_position_2d: (R_m*q).T*(R_n*k) = q.T*R_(n - m)*k" in out  # typed here
     # a proof altered to the wrong sign is printed with the wrong sign, and fails
     bad = dataclasses.replace(proofs.prove_relative_position_2d(), shown_rhs=proofs.relative_shown(-1))
     monkeypatch.setitem(proofs.PROOFS, "relative_position_2d", lambda: bad)

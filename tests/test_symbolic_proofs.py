@@ -181,3 +181,12 @@ def test_parametrised_proofs_validate_arguments():
         proofs.prove_abel_summation(0)
     with pytest.raises(ValueError, match="2\\*len\\(angles\\) must be a positive even integer"):
         block_rotation(m, [])
+
+
+def test_fixed_size_identities_are_labelled_checks_not_proofs():
+    from ropemath.symbolic import get_proof
+
+    assert get_proof("transpose").scope == "proved"
+    assert get_proof("block_diagonal_d6").scope == "checked at d = 6"
+    assert get_proof("abel_summation_d8").scope == "checked at d = 8"
+    assert get_proof("elementwise_half_d6").scope == "checked at d = 6"

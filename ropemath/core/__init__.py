@@ -27,6 +27,9 @@ from ropemath.core.rotation import *  # noqa: F403
 from ropemath.core.roundoff import *  # noqa: F403
 from ropemath.core.spectrum import *  # noqa: F403
 
+# the survey of the checks (appendix 11), importable from ropemath.core outside the top-level API
+from ropemath.core.checks import survey as survey
+
 __all__ = [
     *_rotation.__all__,
     *_apply.__all__,

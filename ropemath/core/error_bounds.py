@@ -9,6 +9,11 @@ fused multiply-add (FMA) and for any summation order a BLAS library chooses:
 * :func:`relative_position_error_bound` — the relative error of
   :math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` (what
   :func:`ropemath.core.checks.relative_position_error` measures);
+* :func:`orthogonality_error_bound`, :func:`determinant_error_bound`, :func:`norm_error_bound` and
+  :func:`elementwise_error_bound` — the identities about one matrix (what
+  :func:`~ropemath.core.checks.orthogonality_error`, :func:`~ropemath.core.checks.determinant_error`,
+  :func:`~ropemath.core.checks.norm_error` and :func:`~ropemath.core.checks.elementwise_error` measure);
+  the last three grow with ``d`` or are independent of it, none grows with the position;
 * :func:`complex_rotation_bound` — a pair rotated as a complex64 number :math:`z\,e^{im\theta_i}`
   against the exact rotation, relative to the pair's norm;
 * :func:`pair_relative_error`, :func:`two_product_rope` and :func:`ulp_errors` — the measurements
@@ -41,8 +46,13 @@ from ropemath.core._validate import check_base, check_d, check_int, check_positi
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = [
+    "orthogonality_error_bound",
+    "determinant_error_bound",
+    "norm_error_bound",
+    "elementwise_error_bound",
     "composition_error_bound",
     "relative_position_error_bound",
+    "survey_bounds",
     "complex_rotation_bound",
     "pair_relative_error",
     "two_product_rope",
@@ -67,6 +77,113 @@ def _trig(trig_ulps: float) -> float:
 
 def _position(value: object, name: str) -> int:
     return check_int(value, name, minimum=-_MAX_POSITION, maximum=_MAX_POSITION)
+
+
+def _ulps(value: object, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1e6:
+        raise ValueError(f"{name} must be a number in [0, 1e6], got {value!r}")
+    return float(value)
+
+
+def orthogonality_error_bound(*, trig_ulps: float = 4.0) -> float:
+    r"""Return a derived bound on :math:`\max|\hat R^\top \hat R - I|` for a dense float64 :math:`R^d_{\Theta,m}`.
+
+    .. math:: \max_{jk} |\mathrm{fl}(\hat R^\top \hat R) - I|_{jk} \le
+              2\sqrt2\,t + 2t^2 + \gamma_2\,(1 + \sqrt2\,t)^2
+
+    Every entry of :math:`\hat R^\top\hat R` has at most two nonzero products (adding the exact
+    zeros outside the blocks is exact).  A diagonal entry is :math:`\mathrm{fl}(\hat c^2 + \hat s^2)`
+    with :math:`|\hat c^2 + \hat s^2 - 1| \le 2(|c| + |s|)t + 2t^2 \le 2\sqrt2\,t + 2t^2` and the
+    sum off by :math:`\gamma_2(\hat c^2 + \hat s^2)`; subtracting 1 is exact (Sterbenz).  An
+    off-diagonal entry is :math:`\hat c(-\hat s) + \hat s\hat c`: 0 exactly without FMA, and with FMA
+    the rounding error of one product, at most :math:`u|\hat c\hat s| \le u/2` — below the diagonal's
+    bound.  Independent of ``d`` and of the position: about :math:`13.3u` with ``trig_ulps = 4``.
+    Source: Higham (2002) §2.2, §3.1; RoFormer §3.2.2 (an orthogonal matrix).
+
+    >>> round(orthogonality_error_bound() / 2.0**-53, 1)
+    13.3
+    """
+    t = _trig(trig_ulps)
+    return 2 * math.sqrt(2) * t + 2 * t * t + _gamma(2, U64) * (1 + math.sqrt(2) * t) ** 2
+
+
+def determinant_error_bound(d: int, *, trig_ulps: float = 4.0, log_ulps: float = 1.0, exp_ulps: float = 1.0) -> float:
+    r"""Return a derived bound on :math:`|\det\hat R - 1|` as numpy computes it (LU, then :math:`e^{\sum\log}`).
+
+    .. math:: |\widehat{\det} - 1| \le e^{B}\,(1 + 2e_{\exp}u) - 1, \qquad
+              B = \tfrac d2 \ln\tfrac{1}{1-\rho} + d\,u\,\big(2\ell A + A + \tfrac d2\,\tfrac{\rho}{1-\rho}\big),
+
+    with :math:`\rho = (1 + 2\sqrt2\,t + 2t^2)(1 + \gamma_4) - 1`, :math:`A = \tfrac12\ln 2 + 2\rho`,
+    :math:`\ell` = ``log_ulps``, :math:`e_{\exp}` = ``exp_ulps``.  numpy's ``det`` factors
+    :math:`\hat R = PLU` (LAPACK ``getrf``) and returns :math:`\pm\exp(\sum_j \log|u_{jj}|)`.  On a
+    block-diagonal matrix the elimination never mixes blocks (every update adds an exact zero), so each
+    :math:`2\times2` block :math:`\begin{pmatrix}\hat c & -\hat s\\ \hat s & \hat c\end{pmatrix}` is factored
+    on its own: with pivot :math:`\hat c` (:math:`|\hat c| \ge |\hat s|`),
+    :math:`u_{11}u_{22} = \big(\hat c^2 + \hat s^2(1+\delta)\big)(1+\delta')`, at most four roundings,
+    so :math:`|u_{11}u_{22} - 1| \le \rho` (and symmetrically with pivot :math:`\hat s`).  The
+    :math:`d/2` block errors add up in the logarithm (first term of :math:`B`).  Each
+    :math:`|\log|u_{jj}|| \le A` (the pivot is at least :math:`1/\sqrt2` of the block's norm), so each
+    logarithm is off by :math:`\le 2\ell u A`, and each of the :math:`d` additions by :math:`u` times a
+    partial sum, which is at most :math:`A` plus the accumulated block errors.  The bound grows like
+    :math:`d`: about :math:`9\,d\,u` with the defaults; random signs make the measured error much
+    smaller (about :math:`\sqrt d`), but a derived bound cannot count on them.  Source: Higham (2002)
+    §2.2, §9.3 (LU); numpy ``linalg.det`` (``slogdet`` then ``exp``); RoFormer eq. (15).
+
+    >>> round(determinant_error_bound(128) / 2.0**-53), round(determinant_error_bound(2048) / 2.0**-53)
+    (1159, 18515)
+    """
+    d = check_d(d)
+    t = _trig(trig_ulps)
+    ell, e = _ulps(log_ulps, "log_ulps"), _ulps(exp_ulps, "exp_ulps")
+    rho = (1 + 2 * math.sqrt(2) * t + 2 * t * t) * (1 + _gamma(4, U64)) - 1
+    a = 0.5 * math.log(2) + 2 * rho
+    blocks = d / 2 * -math.log1p(-rho)
+    logs_and_sums = d * U64 * (2 * ell * a + a + d / 2 * rho / (1 - rho))
+    return math.expm1(blocks + logs_and_sums + math.log1p(2 * e * U64))  # e^B (1 + 2 e u) - 1 without cancellation
+
+
+def norm_error_bound(d: int, *, trig_ulps: float = 4.0) -> float:
+    r"""Return a derived bound on :math:`|\,\|\hat y\| - \|x\|\,| / \|x\|` for :math:`\hat y` = ``apply_rope(x, m)``.
+
+    .. math:: \frac{|\widehat{\|y\|} - \widehat{\|x\|}|}{\widehat{\|x\|}} \le
+              \Big(\frac{(1+e)(1+\nu)}{1-\nu} - 1\Big)(1+u), \quad
+              e = \sqrt2\,t + \sqrt2\,\gamma_2(1+\sqrt2\,t), \quad \nu = \sqrt{1+\gamma_{d+1}}\,(1+u) - 1
+
+    Each pair is multiplied by :math:`\hat R_i = \begin{pmatrix}\hat c & -\hat s\\ \hat s & \hat c\end{pmatrix}`, which
+    scales lengths by :math:`\sqrt{\hat c^2 + \hat s^2} \in [1 - \sqrt2 t, 1 + \sqrt2 t]`, and two
+    products and a sum per coordinate (FMA or not) add at most :math:`\sqrt2\,\gamma_2` of the pair's
+    norm: together :math:`e`.  Each computed norm (d squares, a sum in any order, a square root) has
+    relative error :math:`\le \nu \approx (d/2 + 3/2)u`; the subtraction is exact (Sterbenz) and the
+    division rounds once.  About :math:`(d + 11.5)\,u` with ``trig_ulps = 4``: it grows with ``d``, not with
+    the position.  Source: Higham (2002) §2.2, §3.1; RoFormer §3.3 (the norm is kept).
+
+    >>> round(norm_error_bound(2) / 2.0**-53, 1), round(norm_error_bound(4096) / 2.0**-53)
+    (13.5, 4107)
+    """
+    d = check_d(d)
+    t = _trig(trig_ulps)
+    e = math.sqrt(2) * t + math.sqrt(2) * _gamma(2, U64) * (1 + math.sqrt(2) * t)
+    nu = math.expm1(0.5 * math.log1p(_gamma(d + 1, U64)) + math.log1p(U64))  # sqrt(1 + gamma)(1 + u) - 1
+    return (e + 2 * nu + e * nu) / (1 - nu) * (1 + U64)  # ((1 + e)(1 + nu)/(1 - nu) - 1)(1 + u), expanded
+
+
+def elementwise_error_bound(*, trig_ulps: float = 4.0) -> float:
+    r"""Return a derived bound on :math:`\max|\mathrm{apply\_rope}(x, m) - \hat R x| / \|x\|` (float64).
+
+    .. math:: \frac{|\hat y_j - (\hat R x)_j|}{\|x\|} \le \big(2\sqrt2\,t + 2\gamma_2(1 + \sqrt2\,t)\big)(1+u)
+
+    Both routes use the same float64 angles; each coordinate is two products and a sum (in the dense
+    product the other :math:`d - 2` terms are exact zeros), within :math:`\gamma_2\,\|(a,b)\|\,\|(\hat c, \hat s)\|`
+    of the exact value for its own :math:`\hat c, \hat s`; if the two routes evaluate cos/sin
+    separately, their values differ by at most :math:`2t` each (:math:`2\sqrt2\,t` for the pair).
+    The division by :math:`\|x\|` rounds once.  About :math:`15.3u` with ``trig_ulps = 4``.
+    Source: Higham (2002) §2.2; RoFormer eq. (34).
+
+    >>> round(elementwise_error_bound() / 2.0**-53, 1)
+    15.3
+    """
+    t = _trig(trig_ulps)
+    return (2 * math.sqrt(2) * t + 2 * _gamma(2, U64) * (1 + math.sqrt(2) * t)) * (1 + U64)
 
 
 def composition_error_bound(m: int, n: int, d: int, base: float = 10000.0, *, trig_ulps: float = 4.0) -> float:
@@ -117,6 +234,29 @@ def relative_position_error_bound(
     eta = 2 * t + math.sqrt(2) * _gamma(2, U64) * (1 + math.sqrt(2) * t)
     angle = (abs(m) + abs(n) + abs(n - m)) * theta_max * U64
     return angle + 3 * eta + eta * eta + _gamma(d, U64) * ((1 + eta) ** 2 + (1 + eta))
+
+
+def survey_bounds(d: int, max_position: int = 10**6, base: float = 10000.0) -> dict[str, float]:
+    r"""Return the derived bound of every check of :func:`ropemath.core.checks.survey` for :math:`|m|, |n| \le M`.
+
+    .. math:: |m| + |n| + |n - m| \le 4M, \qquad |m| + |n| + |m + n| \le 4M
+
+    The two-position bounds are taken at their worst case over the range (``m = M``, ``n = -M`` for
+    the relative position, ``m = n = M`` for composition); the one-matrix bounds do not depend on the
+    position; ``transpose`` is 0 exactly (cos is even, sin odd, :math:`\mathrm{fl}(-x) = -\mathrm{fl}(x)`).
+    Keys as in :func:`~ropemath.core.checks.survey`.  Source: the functions above; RoFormer eq. (15)-(16), (34).
+
+    >>> b = survey_bounds(128)
+    >>> b["transpose"], round(b["orthogonality"] / 2.0**-53, 1)
+    (0.0, 13.3)
+    """
+    d = check_d(d)
+    big = check_int(max_position, "max_position", minimum=0, maximum=_MAX_POSITION // 4)
+    return {"relative_position": relative_position_error_bound(big, -big, d, base),
+            "composition": composition_error_bound(big, big, d, base),
+            "orthogonality": orthogonality_error_bound(), "determinant": determinant_error_bound(d),
+            "norm": norm_error_bound(d), "transpose": 0.0,
+            "elementwise_interleaved": elementwise_error_bound(), "elementwise_half": elementwise_error_bound()}
 
 
 def complex_rotation_bound(trig_ulps: float = 4.0) -> float:

@@ -26,6 +26,8 @@ from matplotlib.figure import Figure
 
 from ropemath.plots.compare import RMS_TOLERANCE, figure_difference
 from ropemath.plots.decay import bound_vs_scores, decay_across_bases, long_term_decay
+from ropemath.plots.frequencies import position_error_figure, spectrum_figure
+from ropemath.plots.rotation_pictures import pair_speeds_figure, rotated_pair_figure
 from ropemath.plots.scaling import unseen_angles
 
 # name -> function returning the Figure; `ropemath figures` writes figures/<name>.png for each.
@@ -39,6 +41,7 @@ FIGURES: dict[str, Callable[[], Figure]] = {
 DPI = 100
 
 __all__ = ["DPI", "FIGURES", "RMS_TOLERANCE", "figure_difference", "png_bytes", "save_png"]
+__all__ += ["pair_speeds_figure", "position_error_figure", "rotated_pair_figure", "spectrum_figure"]  # notebooks
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:

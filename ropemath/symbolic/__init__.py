@@ -10,6 +10,8 @@ Scope: an explicitly imported subpackage (``import ropemath`` never imports symp
 * :mod:`.derivation` — :func:`derivation_steps` (the ordered, sympy-verified steps of
   RoFormer §3.2.1) and :func:`rope_2d_solution` (:math:`q e^{im\theta}`);
 * :mod:`.proofs` — ``prove_*`` functions and the :data:`~.proofs.PROOFS` registry;
+* :mod:`.general` — every solution of the real requirement: criteria decided by sympy,
+  the alternating reflection, two maps, the continuous group, the real normal form;
 * :mod:`.refutations` — false variants with counterexamples, :data:`~.refutations.REFUTATIONS`;
 * :mod:`.cli` — ``ropemath derive``.
 
@@ -31,6 +33,16 @@ from __future__ import annotations
 import importlib
 
 _EXPORTS = {
+    "k": "common",
+    "m": "common",
+    "n": "common",
+    "q": "common",
+    "theta": "common",
+    "thetas": "common",
+    "Rot": "common",
+    "rotation": "common",
+    "complex_rotation": "general",
+    "block_rotation": "common",
     "Proof": "common",
     "check_identity": "common",
     "explicit": "notation",
@@ -44,13 +56,20 @@ _EXPORTS = {
     "all_proofs": "proofs",
     "get_proof": "proofs",
     "proof_names": "proofs",
+    "alternating_reflection": "general",
+    "is_real_normal_form": "general",
+    "one_parameter_group": "general",
+    "real_normal_form": "general",
+    "satisfies_complex_requirement": "general",
+    "satisfies_real_requirement": "general",
+    "two_map_family": "general",
     "REFUTATIONS": "refutations",
     "Refutation": "refutations",
     "all_refutations": "refutations",
     "get_refutation": "refutations",
     "refutation_names": "refutations",
 }
-_SUBMODULES = ("cli", "common", "derivation", "notation", "proofs", "refutations")
+_SUBMODULES = ("cli", "common", "derivation", "general", "notation", "proofs", "refutations")
 
 __all__ = sorted(_EXPORTS)
 

@@ -48,10 +48,10 @@ def _proofs(latex: bool) -> list[str]:
     from ropemath.symbolic.proofs import all_proofs
 
     failed = []
-    print("\nProofs (holds = sympy reduced lhs - rhs to 0)")
+    print("\nIdentities (sympy reduced lhs - rhs to 0: proved for all values, or checked at one size d)")
     for p in all_proofs():
         statement, where = (p.latex, p.where_latex) if latex else (p.text, p.where_text)
-        print(f"  [{'holds' if p.holds else 'DOES NOT HOLD'}] {p.name}: {statement}   ({p.source})")
+        print(f"  [{p.scope if p.holds else 'DOES NOT HOLD'}] {p.name}: {statement}   ({p.source})")
         if where:
             print(f"      where {where}")
         if not p.holds:

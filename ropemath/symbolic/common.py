@@ -166,6 +166,19 @@ class Proof:
         return is_zero(self.lhs - self.rhs)
 
     @property
+    def scope(self) -> str:
+        """What ``holds`` establishes: ``"proved"`` (every value of the symbols) or ``"checked at d = ..."``.
+
+        An identity stated at one size (``conditions`` starting ``d = `` or ``d/2 = ``) is a check of
+        that size only; the statement for every d needs the argument the notebooks give (block by block,
+        an index shift).
+        """
+        head = self.conditions.split(";")[0]
+        if head.startswith("d/2 = "):
+            return f"checked at d = {2 * int(head[6:])}"
+        return f"checked at {head}" if head.startswith("d = ") else "proved"
+
+    @property
     def latex(self) -> str:
         """LaTeX of the identity proved, rendered from ``shown_lhs`` and ``shown_rhs`` (never typed)."""
         return f"{render(self.shown_lhs)} = {render(self.shown_rhs)}"

@@ -13,7 +13,12 @@ the same :math:`f` for queries and keys.  Every step below is an equation sympy 
 checks by a different route (a modulus by :math:`z\bar z`, an argument by rebuilding
 :math:`e^{i\,\cdot}`, a solution by substituting it back); each :class:`Step` carries a
 ``verified`` flag computed by running its check, and :func:`verify_step` re-runs the check on
-any (possibly altered) step.  A step's title and explanation are prose whose formulas are rendered
+any (possibly altered) step.  What a flag establishes is in its ``method``: for the steps that
+introduce a form (the split of the argument, the constant increment) the check shows that the
+form *satisfies* the equation, or that a side is free of the variables it must not contain;
+*necessity* — that no other form does — is the argument in the step's explanation (and in notebook
+02), not something the flag proves.  The substitutions :math:`n = m` and :math:`m = n = 0` are
+checked against independently written results.  A step's title and explanation are prose whose formulas are rendered
 from the step's own expressions (:meth:`Step.heading`, :meth:`Step.explain`), never typed.
 Conditions: :math:`q, k \neq 0` (so that the modulus is
 positive and the argument defined); the recurrence fixes :math:`\varphi` at integer positions
@@ -217,7 +222,9 @@ def _build() -> tuple[Step, ...]:
     same_vector = sp.Eq(radial_eq.lhs.subs(n, m), at_zero).subs(k, q)  # R_f(q,m)^2 = |q|^2
 
     def radial_check(lhs, rhs):
-        ok = lhs == R_f(q, m) and _solves(same_vector.subs(R_f(q, m), _R), _R, rhs)
+        # the substitutions: m = n = 0 with f(x, 0) = x gives |q||k|, and n = m, k = q gives R_f(q, m)^2
+        substituted = is_zero(at_zero - sp.Abs(q) * sp.Abs(k)) and is_zero(same_vector.lhs - R_f(q, m) ** 2)
+        ok = substituted and lhs == R_f(q, m) and _solves(same_vector.subs(R_f(q, m), _R), _R, rhs)
         back = radial_eq.lhs.replace(R_f, lambda x, p: rhs.subs(q, x))  # substitute R_f(x, .) = rhs(x)
         return ok and is_zero(back - at_zero) and not back.has(m, n)
 
@@ -226,7 +233,8 @@ def _build() -> tuple[Step, ...]:
               "f(x, 0) = x gives {at_zero}; so {same_position} for all q, k. With k = q this is {given}; sympy "
               "solves it for a positive unknown.",
               R_f(q, m), sp.solve(same_vector.subs(R_f(q, m), _R), _R)[0],
-              "solve (positive unknown), then substituted back", radial_check, given=same_vector,
+              "substitutions n = m, m = n = 0 checked; solve (positive unknown), then substituted back",
+              radial_check, given=same_vector,
               at_zero=sp.Eq(radial_eq.rhs.subs({m: 0, n: 0}), at_zero),
               same_position=sp.Eq(radial_eq.lhs.subs(n, m), at_zero))
 
@@ -251,28 +259,40 @@ def _build() -> tuple[Step, ...]:
         return lambda x, p: rhs.subs({q: x, m: p}, simultaneous=True)
 
     def split_check(lhs, rhs):
-        return lhs == Theta_f(q, m) and is_zero((split.lhs - split.rhs).replace(Theta_f, ansatz(rhs)))
+        # the substitution n = m (left) and m = n = 0 with f(x, 0) = x (right), against forms written out here
+        substituted = (is_zero(split.lhs - (Theta_f(q, m) - Theta_f(k, m)))
+                       and is_zero(split.rhs - (Theta(q) - Theta(k))))
+        return substituted and lhs == Theta_f(q, m) and is_zero((split.lhs - split.rhs).replace(Theta_f, ansatz(rhs)))
 
     sep = add("angle_split", "The argument splits: {equation}",
               "Set n = m and use f(x, 0) = x at m = n = 0: {given} for all q, k. Moving the terms in q to one side "
               "and those in k to the other separates the variables, so Theta_f(q, m) minus the argument of q is "
               "one function of m alone, varphi(m). sympy checks that this form satisfies the n = m equation.",
-              Theta_f(q, m), Theta(q) + varphi(m), "ansatz substituted back: simplify == 0", split_check,
+              Theta_f(q, m), Theta(q) + varphi(m),
+              "substitutions checked; this candidate satisfies the equation (necessity: the separation argument)",
+              split_check,
               given=split)
 
     step_eq = sp.Eq(angle.subs(n, m - 1).replace(Theta_f, ansatz(sep.rhs)), phase.rhs.subs(n, m - 1))
 
+    q2, k2 = sp.symbols("q' k'")  # a second, unrelated pair of vectors
+
     def recurrence_check(lhs, rhs):
-        return (lhs == varphi(m) - varphi(m - 1) and _solves(step_eq, varphi(m), rhs + varphi(m - 1))
-                and not rhs.has(m))
+        # solved correctly; the left side is the same for (q, k) and (q', k') -- it contains neither -- so the
+        # right side, equal to it for all q, k, is one number; and the right side does not contain m
+        solved = _solves(step_eq, varphi(m), rhs + varphi(m - 1))
+        free_of_q_and_k = not lhs.has(q, k) and lhs.subs({q: q2, k: k2}) == lhs
+        return solved and free_of_q_and_k and not rhs.has(m) and lhs.has(varphi(m))
 
-    add("angular_recurrence", "Neighbouring positions differ by a constant angle",
-        "Set n = m - 1 in the angular equation, {given}, and solve for varphi(m): the increment {lhs} comes out "
-        "as {rhs}, which does not involve m, so it is a constant; call it theta.",
-        varphi(m) - varphi(m - 1), sp.solve(step_eq, varphi(m))[0] - varphi(m - 1),
-        "solve, then checked free of m", recurrence_check, given=step_eq)
+    increment = add("angular_recurrence", "Neighbouring positions differ by a constant angle",
+                    "Set n = m - 1 in the angular equation, {given}, and solve for varphi(m): the increment {lhs} "
+                    "comes out as {rhs}. The left side contains neither q nor k, so the right side is one and the "
+                    "same number for all q and k; it does not contain m either. Call that constant theta.",
+                    varphi(m) - varphi(m - 1), sp.solve(step_eq, varphi(m))[0] - varphi(m - 1),
+                    "solve; checked: left side free of q and k (so the right is one number), right side free of m",
+                    recurrence_check, given=step_eq)
 
-    recurrence = sp.Eq(varphi(m) - varphi(m - 1), theta)
+    recurrence = sp.Eq(increment.lhs, theta)  # the step's own increment, its constant named theta
 
     def rsolve_check(lhs, rhs):
         solved = sp.rsolve(recurrence.lhs - recurrence.rhs, varphi(m), {varphi(0): gamma})

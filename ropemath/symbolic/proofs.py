@@ -301,7 +301,10 @@ def prove_weights_transpose_2d() -> Proof:
 
 @functools.cache
 def prove_block_diagonal(d: int) -> Proof:
-    r"""Prove the block-diagonal relative-position identity with distinct symbolic frequencies.
+    r"""Check the block-diagonal relative-position identity at one size d, with distinct symbolic frequencies.
+
+    The record's ``scope`` is ``"checked at d = ..."``: every d follows block by block from the proved
+    2D identity :math:`R(a)^\top R(b) = R(b - a)` (notebook 03).
 
     .. math:: (R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m},
               \quad \theta_0, \dots, \theta_{d/2-1} \text{ independent symbols}
@@ -329,7 +332,9 @@ def _rotate_pairs(x: list[sp.Expr], layout: str) -> list[sp.Expr]:
 
 @functools.cache
 def prove_elementwise(d: int, layout: str = "interleaved") -> Proof:
-    r"""Prove that the elementwise form equals the matrix product, in either pair layout.
+    r"""Check at one size d that the elementwise form equals the matrix product, in either pair layout.
+
+    Every d follows pair by pair (the 2D rotation written out); ``scope`` says ``"checked at d = ..."``.
 
     .. math:: R^d_{\Theta,m} x = x \circ c_m + \mathrm{rot}(x) \circ s_m
 
@@ -372,7 +377,7 @@ def _abel_sides(half: int) -> tuple[sp.Sum, sp.Sum]:
 
 @functools.cache
 def prove_abel_summation(half: int = 4) -> Proof:
-    r"""Prove the Abel summation of RoFormer §3.4.3 for ``half`` = d/2 terms.
+    r"""Check the Abel summation of RoFormer §3.4.3 for ``half`` = d/2 terms (every d: an index shift, notebook 02).
 
     .. math:: \sum_{i=0}^{d/2-1} h_i (S_{i+1} - S_i) = -\sum_{i=0}^{d/2-1} S_{i+1}(h_{i+1} - h_i),
               \quad h_{d/2} = 0,\ S_0 = 0
@@ -391,7 +396,7 @@ def prove_abel_summation(half: int = 4) -> Proof:
 
 @functools.cache
 def prove_abel_partial_sums(half: int = 4) -> Proof:
-    r"""Prove that with RoPE's partial sums the Abel sum is the score itself.
+    r"""Check for ``half`` = d/2 terms that with RoPE's partial sums the Abel sum is the score itself.
 
     .. math:: S_j = \sum_{l=0}^{j-1} e^{i r \theta_l} \;\Rightarrow\;
               \sum_{i=0}^{d/2-1} h_i (S_{i+1} - S_i) = \sum_{i=0}^{d/2-1} h_i e^{i r \theta_i}
