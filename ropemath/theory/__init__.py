@@ -14,6 +14,7 @@ from ropemath.theory.abel import (
     abel_identity_error,
     complex_score,
     pair_products,
+    sharp_pair_products,
 )
 from ropemath.theory.base_bound import (
     BaseBound,
@@ -40,7 +41,11 @@ from ropemath.theory.encodings import (
     sinusoidal_scores,
 )
 from ropemath.theory.plateau import (
+    continuum_cosine_sum,
+    exact_decay_bound,
+    log_regime,
     random_phase_level,
+    return_distance,
 )
 
 __all__ = [
@@ -60,6 +65,11 @@ __all__ = [
     "decay_bound_slope",
     "failing_intervals",
     "pair_products",
+    "continuum_cosine_sum",
+    "exact_decay_bound",
+    "log_regime",
+    "return_distance",
+    "sharp_pair_products",
     "partial_sums",
     "random_phase_level",
     "relative_bias",

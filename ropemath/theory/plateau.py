@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import functools
 
+import mpmath
 import numpy as np
+import numpy.typing as npt
 
-from ropemath.core._validate import check_d, finite_result
+from ropemath.core._validate import check_base, check_d, finite_result
 
-__all__ = ["random_phase_level"]
+__all__ = ["random_phase_level", "exact_decay_bound", "return_distance", "continuum_cosine_sum", "log_regime"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -94,3 +96,109 @@ def random_phase_level(d: int, *, exact: bool = True) -> float:
         return float(np.mean(np.sqrt(np.pi * j) / 2.0))
     return float(np.mean(_mean_walk_lengths(half)))
 
+
+
+def exact_decay_bound(r: int, d: int, base: float = 10000.0, *, digits: int = 40) -> float:
+    r"""Return :math:`B(r)` for one integer distance of any size, with the phases reduced exactly (mpmath).
+
+    .. math:: B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}\Big|\sum_{i=0}^{j-1} e^{\mathrm{i} r\theta_i}\Big|
+
+    float64 loses the phase :math:`r\theta_i \bmod 2\pi` once :math:`r\theta_i` exceeds about
+    :math:`10^{15}`; here :math:`\theta_i` and :math:`r\theta_i` carry ``digits`` significant digits
+    beyond the size of ``r``.  Source: RoFormer §3.4.3, Figure 2 (the quantity).
+
+    >>> round(exact_decay_bound(10, 128), 6)
+    17.954137
+    """
+    d = check_d(d)
+    if isinstance(r, bool) or not isinstance(r, (int, np.integer)):
+        raise TypeError(f"r must be an integer, got {type(r).__name__}")
+    with mpmath.workdps(len(str(abs(int(r)))) + digits):
+        b = mpmath.mpf(base)
+        total, s = mpmath.mpf(0), mpmath.mpc(0)
+        for i in range(d // 2):
+            s += mpmath.expj(int(r) * mpmath.power(b, -mpmath.mpf(2 * i) / d))
+            total += abs(s)
+        return float(total / (d // 2))
+
+
+def return_distance(d: int = 128, *, weight_digits: int = 60) -> int:
+    r"""Return a large integer distance at which every phase :math:`r\theta_i` is near 0 mod :math:`2\pi` (base 10^4).
+
+    .. math::
+        \theta_{i + d/8} = \theta_i / 10 \ \ (\text{base } 10^4) \quad\Longrightarrow\quad
+        10^3\Big\|\, r\,\frac{\theta_{3d/8 + j}}{2\pi} \Big\|_{\mathbb{Z}} \text{ small for } j < d/8
+        \ \Rightarrow\ \text{every } r\theta_i \approx 0 \bmod 2\pi
+
+    The :math:`d/8` slowest frequencies determine all others; a simultaneous Diophantine
+    approximation of them (Dirichlet: one exists for every accuracy) is found with the LLL lattice
+    reduction of sympy, on the lattice with rows :math:`(w, 10^3 C\alpha_0, \dots)` and :math:`10^3 C e_j`
+    (:math:`\alpha_j = \theta_{3d/8+j}/2\pi`; the factor :math:`10^3` because the fastest
+    pairs multiply the slowest phases' errors by :math:`10^3`); ``weight_digits`` sets
+    :math:`w = 10^{-\text{weight\_digits}}`,
+    i.e. the size of :math:`r` traded for accuracy.  The returned :math:`r` is the candidate
+    :math:`r \ge 10^6` among the reduced rows with the largest :math:`B(r)` (:func:`exact_decay_bound`).
+    Source: Dirichlet's approximation theorem; A. K. Lenstra, H. W. Lenstra, L. Lovász (1982).
+
+    >>> r = return_distance(128, weight_digits=30)
+    >>> r > 10**20
+    True
+    """
+    from sympy import ZZ
+    from sympy.polys.matrices import DomainMatrix
+
+    d = check_d(d)
+    if d % 8:
+        raise ValueError(f"d must be a multiple of 8, got d={d}")
+    if isinstance(weight_digits, bool) or not isinstance(weight_digits, int) or not 10 <= weight_digits <= 100:
+        raise ValueError(f"weight_digits must be an integer in [10, 100], got weight_digits={weight_digits!r}")
+    n = d // 8
+    scale = 2 * weight_digits + 30
+    with mpmath.workdps(2 * scale):
+        big = mpmath.mpf(10) ** scale
+        alphas = [mpmath.power(10, -mpmath.mpf(8 * (3 * n + j)) / d) / (2 * mpmath.pi) for j in range(n)]
+        w = int(mpmath.mpf(10) ** (scale - weight_digits))
+        rows = [[w] + [int(mpmath.nint(1000 * big * a)) for a in alphas]]
+        rows += [[0] * (j + 1) + [int(1000 * big)] + [0] * (n - j - 1) for j in range(n)]
+    reduced = DomainMatrix([[ZZ(x) for x in row] for row in rows], (n + 1, n + 1), ZZ).lll().to_Matrix()
+    candidates = {abs(int(reduced[i, 0])) // w for i in range(n + 1)}
+    candidates = [r for r in sorted(candidates) if r >= 10**6]
+    return max(candidates, key=lambda r: exact_decay_bound(r, d, 1e4))
+
+
+def continuum_cosine_sum(r: npt.ArrayLike, base: float = 10000.0) -> np.ndarray:
+    r"""Return the large-:math:`d` limit of :math:`\frac{2}{d}\sum_i \cos(r\theta_i)` (shape ``r.shape``).
+
+    .. math::
+        \frac{2}{d}\sum_{i=0}^{d/2-1} e^{\mathrm{i} r b^{-2i/d}} \to \int_0^1 e^{\mathrm{i} r b^{-t}}\,dt
+        = \frac{1}{\ln b}\int_{1/b}^{1} \frac{e^{\mathrm{i} r u}}{u}\,du,
+        \qquad \operatorname{Re} = \frac{\operatorname{Ci}(r) - \operatorname{Ci}(r/b)}{\ln b}
+
+    (a Riemann sum with :math:`t = 2i/d`, then :math:`u = b^{-t}`; Ci is the cosine integral).
+    It tends to 0 as :math:`r \to \infty` (Riemann–Lebesgue).  Source: derived here for RoFormer §3.3.
+
+    >>> round(float(continuum_cosine_sum(0.0)), 12)
+    1.0
+    """
+    base = check_base(base)
+    r = np.abs(np.asarray(r, dtype=float))
+    out = np.empty(r.shape)
+    for idx, x in np.ndenumerate(r):
+        out[idx] = 1.0 if x == 0 else float((mpmath.ci(x) - mpmath.ci(x / base)) / mpmath.log(base))
+    return out
+
+
+def log_regime(r: npt.ArrayLike, base: float = 10000.0) -> np.ndarray:
+    r"""Return the approximation of :func:`continuum_cosine_sum` for :math:`1 \ll r \ll b` (shape ``r.shape``).
+
+    .. math:: \frac{\operatorname{Ci}(r) - \operatorname{Ci}(r/b)}{\ln b} \approx \frac{-\gamma - \ln(r/b)}{\ln b}
+
+    from :math:`\operatorname{Ci}(x) = \gamma + \ln x + O(x^2)` for small :math:`x` and
+    :math:`\operatorname{Ci}(x) = O(1/x)` for large :math:`x`.  Source: derived here.
+
+    >>> round(float(log_regime(10000.0)), 4)  # r = b
+    -0.0627
+    """
+    base = check_base(base)
+    r = np.asarray(r, dtype=float)
+    return (-np.euler_gamma - np.log(r / base)) / np.log(base)
