@@ -3,7 +3,8 @@ r"""Far out, the long-term decay bound has a mean but no limit; the large-d limi
 Scope: :func:`random_phase_level`, the mean value of the relative upper bound
 :math:`B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|` of :mod:`ropemath.theory.decay` over large
 distances (:math:`B` is almost periodic and has no limit), when the phases
-:math:`r\theta_i \bmod 2\pi` behave like independent uniform angles and each partial sum :math:`S_j` like a planar random walk of ``j`` unit
+:math:`r\theta_i \bmod 2\pi` behave like independent uniform angles and each partial sum
+:math:`S_j` like a planar random walk of ``j`` unit
 steps.  Its mean length is Kluyver's integral over the Bessel function :math:`J_0`,
 evaluated here with numpy only (no scipy).
 
