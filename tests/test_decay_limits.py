@@ -84,3 +84,13 @@ def test_log_regime_for_one_much_less_than_r_much_less_than_b():
     assert np.min(np.abs(continuum_cosine_sum(r, 1e4) - wrong)) > 0.5
     # outside the condition (r >= b) the approximation fails
     assert abs(float(continuum_cosine_sum(1e6, 1e4) - log_regime(1e6, 1e4))) > 0.5
+
+
+def test_dependent_phases_give_the_independent_phase_mean_within_monte_carlo_error():
+    from ropemath.theory import dependent_phase_level, random_phase_level
+
+    mean, se = dependent_phase_level(D, samples=100_000, seed=1)
+    assert abs(mean - random_phase_level(D)) < 4 * se
+    # wrong model of the dependence: the four phases of a group equal (ratio 1 instead of 10)
+    wrong, se_w = dependent_phase_level(D, samples=20_000, seed=1, ratio=1.0)
+    assert abs(wrong - random_phase_level(D)) > 10 * se_w

@@ -42,6 +42,7 @@ from ropemath.theory.encodings import (
 )
 from ropemath.theory.plateau import (
     continuum_cosine_sum,
+    dependent_phase_level,
     exact_decay_bound,
     log_regime,
     random_phase_level,
@@ -66,6 +67,7 @@ __all__ = [
     "failing_intervals",
     "pair_products",
     "continuum_cosine_sum",
+    "dependent_phase_level",
     "exact_decay_bound",
     "log_regime",
     "return_distance",
