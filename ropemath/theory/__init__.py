@@ -48,6 +48,11 @@ from ropemath.theory.plateau import (
     random_phase_level,
     return_distance,
 )
+from ropemath.theory.similar_key import (
+    normalised_plateau,
+    similar_key_expected_score,
+    similar_key_scores,
+)
 
 __all__ = [
     "BaseBound",
@@ -67,6 +72,9 @@ __all__ = [
     "failing_intervals",
     "pair_products",
     "continuum_cosine_sum",
+    "normalised_plateau",
+    "similar_key_expected_score",
+    "similar_key_scores",
     "dependent_phase_level",
     "exact_decay_bound",
     "log_regime",
