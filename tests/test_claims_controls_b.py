@@ -45,6 +45,7 @@ EXPECTED = {
     D.norms_times_cos: ("fails", "holds"),
     D.missing_cross_term: ("fails", "holds"),
     D.cos_theta_case: ("holds-if", "fails"),
+    D.cos_theta_generic: ("fails", "holds"),
     D.not_a_function_of_similarity: ("fails", "holds"),
     D.converse: ("fails", "holds"),
     D.common_difference: ("fails", "holds"),
@@ -72,6 +73,7 @@ EXPECTED = {
     F.bound_decreases: ("holds-if", "fails"),
     F.larger_base_slower: ("holds-if", "fails"),
     F.decay_with_dimension: ("fails", "holds"),
+    F.decay_iterated_limit: ("holds", "fails"),
     F.same_frequencies_as_sinusoidal: ("holds", "fails"),
     F.theta_is_not_the_base: ("fails", "holds"),
 }

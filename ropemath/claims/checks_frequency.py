@@ -340,6 +340,29 @@ def decay_with_dimension(*, r: float = 100.0) -> Outcome:
     )
 
 
+@control("distances 100 and 1000, not far: the large-d limit is not yet near 0", distances=(100.0, 1000.0))
+def decay_iterated_limit(*, distances: tuple[float, ...] = (1e6, 1e8, 1e10)) -> Outcome:
+    r"""The iterated limit: :math:`d \to \infty` first, then :math:`r \to \infty`, the normalised score tends to 0.
+
+    For q = k = (1, ..., 1), :math:`\frac2d\sum_i\cos(r\theta_i) \to
+    (\operatorname{Ci}(r) - \operatorname{Ci}(r/10^4))/\ln 10^4` as d grows (a Riemann sum), and this tends to 0
+    as r grows (Riemann–Lebesgue).  The check evaluates the limit with mpmath's Ci at ``distances`` and requires
+    it below 1e-3 in absolute value at each.
+    """
+    import mpmath
+
+    limits = [float((mpmath.ci(r) - mpmath.ci(r / 10000.0)) / mpmath.log(10000)) for r in distances]
+    verdict = "holds" if all(abs(v) < 1e-3 for v in limits) else "fails"
+    example = {"r": [int(r) for r in distances], "limit as d grows": [float(f"{v:.2g}") for v in limits]}
+    return Outcome(
+        verdict,
+        f"For q = k = (1, ..., 1) the d -> infinity limit of (2/d) sum_i cos(r theta_i) is (Ci(r) - Ci(r/10^4)) / "
+        f"ln 10^4: {example['limit as d grows']} at r = {example['r']} "
+        f"({'all' if verdict == 'holds' else 'not all'} below 1e-3); it tends to 0 as r grows (Riemann-Lebesgue).",
+        None if verdict == "holds" else example,
+    )
+
+
 def extrapolation() -> Outcome:
     r"""Extrapolation to longer sequences is an empirical property of trained models."""
     d, L = 128, 2048

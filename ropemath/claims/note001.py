@@ -299,19 +299,25 @@ ENTRIES: tuple[Entry, ...] = (
         "n001-cos-theta",
         _s("2.8.1 推导公式"),
         r"'In some cases' $R_m q \cdot R_n k = (q\cdot k)\cos\theta$, the cases not stated.",
-        "holds-if",
-        D.cos_theta_case,
-        condition=r"$q \parallel k$ and $m - n = \pm 1$ (for parallel "
-        r"vectors the score is $(q\cdot k)\cos((m-n)\theta)$).",
+        "fails",
+        D.cos_theta_generic,
+        correction=r"$R_m q \cdot R_n k = (q\cdot k)\cos((m-n)\theta) + (q_0 k_1 - q_1 k_0)\sin((m-n)\theta)$; "
+        r"it reduces to $(q\cdot k)\cos\theta$ only for $q \parallel k$ at $m - n = \pm 1$, a set of measure zero.",
         quote=r"某些情况下上式也可化简为: R m q ⋅ R n k = ( q ⋅ k ) ⋅ cos ( θ ) " + _R_M_Q_R_N_K + r" = "
         r"(\mathbf{q} \cdot \mathbf{k}) \cdot \cos(\theta) RmqRnk=(qk)cos(θ)",
         reading=r"$\theta$ is the angle per position of the lines above, so 'the above formula simplifies' at "
-        r"$m - n = \pm 1$.",
+        r"$m - n = \pm 1$; the cases where it does ($q \parallel k$) have measure zero, so by rule 5 the "
+        r"unstated condition does not make it holds-if.",
         alternatives=(
             Alternative(
                 "The hedge read as an existence claim: there are q, k, m, n for which it holds.",
                 "holds",
                 L.cos_theta_some_case,
+            ),
+            Alternative(
+                r"With the unstated condition $q \parallel k$ and $m - n = \pm 1$ added.",
+                "holds-if",
+                D.cos_theta_case,
             ),
         ),
     ),
@@ -421,9 +427,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"'As the dimension increases, the inner product of encodings far from the current position tends to 0.'",
         "fails",
         F.decay_with_dimension,
-        correction=r"For fixed distance $r$ and $q = k = \mathbf 1$, $\frac{2}{d}\sum_i \cos(r\theta_i) \to "
-        r"\int_0^1 \cos(r\,10000^{-t})\,dt \ne 0$ as $d \to \infty$; decay with distance is a property of "
-        r"the bound, not of each score (see n000-decay).",
+        correction=r"For a fixed distance $r$ and $q = k = \mathbf 1$, $\frac{2}{d}\sum_i \cos(r\theta_i) \to "
+        r"\int_0^1 \cos(r\,10000^{-t})\,dt = (\operatorname{Ci}(r) - \operatorname{Ci}(r/10^4))/\ln 10^4$ as "
+        r"$d \to \infty$, which is not 0 (0.437 at $r = 100$); only the iterated limit, $d \to \infty$ and then "
+        r"$r \to \infty$, is 0 (the alternative reading below).",
         quote=r"θ i \theta_i θi 控制了在每个维度上的旋转,通常在高维空间中,"
         r"这种旋转带来远程位置编码的衰减效应,即随着维度的增加,远离当前位置的编码向量的内积趋近于0。",
         reading="Taken literally (growing dimension d), as the sentence's 即 clause spells the decay out.",
@@ -435,6 +442,11 @@ ENTRIES: tuple[Entry, ...] = (
                 "Read as RoFormer's long-term decay: the upper bound of the score decreases with distance.",
                 "holds-if",
                 F.bound_decreases,
+            ),            Alternative(
+                "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
+                "function tends to 0 as r grows.",
+                "holds",
+                F.decay_iterated_limit,
             ),
         ),
     ),
