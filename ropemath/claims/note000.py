@@ -356,11 +356,16 @@ ENTRIES: tuple[Entry, ...] = (
         "n000-stability",
         _s("正交性"),
         r"The rotation matrix being orthogonal can ensure (可以確保) the numerical stability of the encoding.",
-        "holds-if",
-        P.stability,
-        condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
-        r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
-        r"rounded angles (bfloat16 merges positions 256 and 257).",
+        "holds",
+        P.orthogonal_is_stable,
         quote="旋轉矩陣是正交矩陣, 可以確保編碼的數值穩定性",
+        alternatives=(
+            Alternative(
+                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
+                "the format the model runs in).",
+                "holds-if",
+                P.stability,
+            ),
+        ),
     ),
 )

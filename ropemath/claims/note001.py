@@ -387,13 +387,18 @@ ENTRIES: tuple[Entry, ...] = (
         "n001-stability",
         _s("2.10 多维情况"),
         r"Being orthogonal, $R_m$ 'usually' (通常来说) does not change the model's stability.",
-        "holds-if",
-        P.stability,
-        condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
-        r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
-        r"rounded angles (bfloat16 merges positions 256 and 257).",
+        "holds",
+        P.orthogonal_is_stable,
         quote="值得指出的是, R m R_m Rm是一个正交矩阵,它不会改变向量的模长,因此通常来说它不会改变原模型的稳定性。",
         reading="Read as numerical stability of the encoding (the effect on training is not checkable).",
+        alternatives=(
+            Alternative(
+                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
+                "the format the model runs in).",
+                "holds-if",
+                P.stability,
+            ),
+        ),
     ),
     Entry(
         "n001-elementwise",

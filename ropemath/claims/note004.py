@@ -415,13 +415,18 @@ ENTRIES: tuple[Entry, ...] = (
         "n004-stability",
         _s("General form"),
         r"Being orthogonal, $R^d_\Theta$ is (relatively) stable when encoding position information.",
-        "holds-if",
-        P.stability,
+        "holds",
+        P.orthogonal_is_stable,
         quote="由于RΘd 是一个正交矩阵, 所以它在编码位置信息的时候是相对稳定的.",
-        condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
-        r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
-        r"rounded angles (bfloat16 merges positions 256 and 257).",
         reading="'相对稳定' (relatively stable) is read as: errors are not amplified by R.",
+        alternatives=(
+            Alternative(
+                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
+                "the format the model runs in).",
+                "holds-if",
+                P.stability,
+            ),
+        ),
     ),
     Entry(
         "n004-multiplicative",
