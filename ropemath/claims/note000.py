@@ -314,6 +314,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"is accumulated once; norm preservation neither enables this (a scaled $2R_m$ works too) nor keeps the "
         r"rotated numerator non-negative, which is why the denominator is left unrotated.",
         quote="RoPE 保持向量範數不變, 因此可以與線性注意力結合:",
+        reading="RoFormer §3.3 gives the same reason; the note copies it faithfully. What is judged is the "
+        "implication: norms are kept yet the rotated numerator is negative (so keeping norms is not sufficient), "
+        "and a norm-doubling 2 R_m combines just as well (not necessary).",
     ),
     Entry(
         "n000-multiplicative",

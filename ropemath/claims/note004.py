@@ -500,6 +500,9 @@ ENTRIES: tuple[Entry, ...] = (
         "从而不增加Linear Attention的复杂度:",
         correction=r"Linearity and $R_m^\top R_n = R_{n-m}$ make the shared sum possible; the rotated numerator can be "
         r"negative, so the denominator is left unrotated.",
+        reading="RoFormer §3.3 gives the same reason; the note copies it faithfully. What is judged is the "
+        "implication: norms are kept yet the rotated numerator is negative (so keeping norms is not sufficient), "
+        "and a norm-doubling 2 R_m combines just as well (not necessary).",
     ),
     Entry(
         "n004-sparse",
