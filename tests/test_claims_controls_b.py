@@ -61,7 +61,7 @@ EXPECTED = {
     F.theta_one_based: ("holds", "fails"),
     F.theta_zero_based: ("holds", "fails"),
     F.theta_decreasing: ("holds", "fails"),
-    F.theta_range: ("holds-if", "holds"),
+    F.theta_range: ("holds-if", "fails"),
     F.fast_near_slow_far: ("holds", "fails"),
     F.pair_index: ("holds", "fails"),
     F.shared_frequencies: ("fails", "holds"),

@@ -131,11 +131,12 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
     return identity(worst, "|kappa_2(R_m) - 1| and | |R_m e| / |e| - 1 | (d = 64, 16 random e, seed 15)", tol=1e-9)
 
 
-@control("angles formed in float64 throughout: outside the condition nothing breaks", formats=("float64", "float64"))
-def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
+@control("the 'inside' angles formed in bfloat16, outside the condition: it must break", inside="bfloat16")
+def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str = "float64") -> Outcome:
     r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format.
 
-    ``formats`` are the formats of the angles for the collision test (positions 256, 257) and the drift test.
+    ``formats`` are the formats of the angles for the collision test (positions 256, 257) and the drift test;
+    ``inside`` the format of the angles inside the condition (positions 256 and 257 distinct, drift at 2048 below 1e-6).
     """
     short, mid = formats
     kappa = max(float(np.linalg.cond(rotation_matrix(m, 64))) for m in POSITIONS)
@@ -144,7 +145,10 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
     q, k = np.random.default_rng(14).standard_normal((2, 128))  # seed 14
     far = _relative_residual(q, k, *(far_mn := (10**6 + 3, 10**6)))  # float64 angles
     broken = bool(bf[0] == bf[1]) and drift[10**6] > 1e-2
-    inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9
+    inside_angles = angles_in_format([256, 257], 128, dtype=inside)[:, 0]
+    inside_drift = float(np.max(phase_error(2048, 128, dtype=inside)))
+    inside_ok = bool(inside_angles[0] != inside_angles[1]) and inside_drift < 1e-6
+    holds_inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9 and inside_ok
     example = {
         "dtype": short,
         "d": 128,
@@ -162,7 +166,8 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
         f"exactly only up to {largest_distinct_integer('float32')}). With float64 angles the relative identity holds "
         f"at (m, n) = {_pairs([far_mn])} (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
     )
-    return conditional(broken, inside, example, evidence)
+    evidence += f" Angles formed in {inside}: {'distinct and accurate' if inside_ok else 'NOT distinct or drifting'}."
+    return conditional(broken, holds_inside, example, evidence)
 
 
 @control("the claim 'is the score' applied to f_q^T f_k, which is the score", what="f_q^T f_k")
@@ -188,11 +193,12 @@ def score_shape(*, what: str = "f_q") -> Outcome:
     )
 
 
-@control("b' = b (equal norms): inside the condition, nothing breaks", scale=1.0)
-def dot_and_angle(*, scale: float = 2.0) -> Outcome:
+@control("the 'inside' sample taken with k's norm doubled after rotating, outside the condition", inside_scale=2.0)
+def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general.
 
-    The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle).
+    The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle);
+    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition).
     """
     a, b1 = np.array([1.0, 0.0]), np.array([1.0, 0.0])
     b2 = scale * b1
@@ -202,7 +208,7 @@ def dot_and_angle(*, scale: float = 2.0) -> Outcome:
     worst = 0.0
     for _ in range(20):
         m, n = rng.uniform(-50, 50, 2)
-        dot = (rotation_2d(m) @ q) @ (rotation_2d(n) @ k)
+        dot = (rotation_2d(m) @ q) @ (inside_scale * rotation_2d(n) @ k)
         angle = (alpha_q + m) - (alpha_k + n)  # polar angles after turning by m and n radians
         worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
     example = {
