@@ -50,6 +50,7 @@ EXPECTED = {
     P.multiplicative: ("holds", "fails"),
     P.stability: ("holds-if", "fails"),
     P.orthogonal_is_stable: ("holds", "fails"),
+    P.q_is_the_query: ("fails", "holds"),
     P.score_shape: ("fails", "holds"),
     P.dot_and_angle: ("holds-if", "fails"),
     P.rotations_2d_vs_3d: ("holds", "fails"),
@@ -88,6 +89,7 @@ CONTROL_KWARGS = {
     P.multiplicative: {"additive": 1.0},
     P.stability: {"inside": "bfloat16"},
     P.orthogonal_is_stable: {"stretch": 1e3},
+    P.q_is_the_query: {"position_only": True},
     P.score_shape: {"what": "f_q^T f_k"},
     P.dot_and_angle: {"inside_scale": 2.0},
     P.rotations_2d_vs_3d: {"proper": False},
@@ -126,11 +128,10 @@ def test_every_public_check_of_these_modules_has_a_control():
         for name, f in vars(m).items()
         if callable(f) and getattr(f, "__module__", None) == m.__name__ and not name.startswith("_")
     }
-    # what_q_is decides a not-checkable entry: its verdict is 'not-checkable' by definition (rubric rule 6)
-    assert public - set(MINE) == {P.what_q_is}
+    assert public - set(MINE) == set()
     assert set(MINE) == set(EXPECTED)
     used = {e.check for e in LEDGER} & public
-    assert used <= set(MINE) | {P.what_q_is}
+    assert used <= set(MINE)
 
 
 @pytest.mark.parametrize("check", list(EXPECTED), ids=_name)
