@@ -369,6 +369,57 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     )
 
 
+@control("the statement replaced by its correction, with the term (q_0 k_1 - q_1 k_0) sin((m - n) theta)",
+         corrected=True)
+def cos_theta_generic(*, corrected: bool = False) -> Outcome:
+    r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta`: it holds only for q ∥ k at m − n = ±1.
+
+    That set has measure zero (rule 5 of the rubric: ``fails``, not ``holds-if``).  The check samples
+    20 random (q, k, m, n = m ∓ 1, θ) (seed 25) and compares the score with the statement;
+    ``corrected=True`` compares it with
+    :math:`(q\cdot k)\cos((m-n)\theta) + (q_0k_1 - q_1k_0)\sin((m-n)\theta)` instead.
+    """
+
+    def stated(q: np.ndarray, k: np.ndarray, r: float, t: float) -> float:
+        cross = (q[0] * k[1] - q[1] * k[0]) * np.sin(r * t) if corrected else 0.0
+        return float(q @ k) * (np.cos(r * t) if corrected else np.cos(t)) + cross
+
+    def correct(q: np.ndarray, k: np.ndarray, r: float, t: float) -> float:
+        return float(q @ k) * np.cos(r * t) + (q[0] * k[1] - q[1] * k[0]) * np.sin(r * t)
+
+    rng = np.random.default_rng(25)  # seed 25: general q, k at m - n = +-1
+    worst = worst_correction = 0.0
+    for _ in range(20):
+        q, k = rng.standard_normal(2), rng.standard_normal(2)
+        m, sign, t = float(rng.integers(-50, 50)), float(rng.choice([-1, 1])), float(rng.uniform(0.1, 3))
+        score = _score(q, k, m, m - sign, t)
+        scale = float(np.linalg.norm(q) * np.linalg.norm(k))
+        worst = max(worst, abs(score - stated(q, k, sign, t)) / scale)
+        worst_correction = max(worst_correction, abs(score - correct(q, k, sign, t)) / scale)
+    q = np.array([1.0, 0.0])
+    example = {
+        "q": [1.0, 0.0],
+        "k": [1.0, 0.0],
+        "theta": 1.0,
+        "m": 2,
+        "n": 0,
+        "true side": num(_score(q, q, 2, 0)),
+        "stated": num(stated(q, q, 2.0, 1.0)),
+        "q, k = (1, 0), (0, 1) at m - n = 1: true side": num(_score(q, np.array([0.0, 1.0]), 1, 0)),
+    }
+    verdict = "fails" if worst > 1e-9 else "holds"
+    return Outcome(
+        verdict,
+        f"At q = k = (1, 0), theta = 1, m - n = 2: true {example['true side']}, stated {example['stated']}; even at "
+        f"m - n = 1 it fails for q = (1, 0), k = (0, 1): true "
+        f"{example['q, k = (1, 0), (0, 1) at m - n = 1: true side']}, stated 0. Over 20 random cases at "
+        f"m - n = +-1 (seed 25) the largest relative gap is {num(worst)}; it "
+        f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap {res(worst_correction)}).",
+        example if verdict == "fails" else None,
+        bool(worst_correction < 1e-12),
+    )
+
+
 @control("no rotation (theta = 0): the score is then q.k itself", theta=0.0)
 def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     r"""Refutes "the rotated score is a function of :math:`q\cdot k` and m − n"."""

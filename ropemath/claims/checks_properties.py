@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, res
+from ropemath.claims._verdict import GAP, conditional, identity, num, res
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
 from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
@@ -117,11 +117,35 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
     return out
 
 
-@control("angles formed in float64 throughout: outside the condition nothing breaks", formats=("float64", "float64"))
-def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
+@control("R_m replaced by R_m diag(1, ..., 1, 1e3), which is not orthogonal", stretch=1e3)
+def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
+    r"""Orthogonality makes the encoding numerically stable: :math:`\kappa_2(R_m) = 1`, errors are not amplified.
+
+    .. math:: \|R_m(x + e) - R_m x\| = \|e\|, \qquad \kappa_2(R_m) = \|R_m\|\,\|R_m^{-1}\| = 1
+
+    Measured for d = 64 at the positions of the rotation checks: the condition number, and the ratio
+    :math:`\|R_m e\|/\|e\|` for 16 random perturbations (seed 15).  ``stretch`` multiplies the last coordinate
+    before rotating (a non-orthogonal map) for the negative control.  Rounding of the *angles* is a separate
+    question (:func:`stability`).
+    """
+    scale = np.ones(64)
+    scale[-1] = stretch
+    rng = np.random.default_rng(15)  # seed 15
+    worst = 0.0
+    for m in POSITIONS:
+        a = rotation_matrix(m, 64) * scale  # columns scaled: R_m diag(scale)
+        worst = max(worst, abs(float(np.linalg.cond(a)) - 1.0))
+        for e in rng.standard_normal((16, 64)):
+            worst = max(worst, abs(float(np.linalg.norm(a @ e) / np.linalg.norm(e)) - 1.0))
+    return identity(worst, "|kappa_2(R_m) - 1| and | |R_m e| / |e| - 1 | (d = 64, 16 random e, seed 15)", tol=1e-9)
+
+
+@control("the 'inside' angles formed in bfloat16, outside the condition: it must break", inside="bfloat16")
+def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str = "float64") -> Outcome:
     r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format.
 
-    ``formats`` are the formats of the angles for the collision test (positions 256, 257) and the drift test.
+    ``formats`` are the formats of the angles for the collision test (positions 256, 257) and the drift test;
+    ``inside`` the format of the angles inside the condition (positions 256 and 257 distinct, drift at 2048 below 1e-6).
     """
     short, mid = formats
     kappa = max(float(np.linalg.cond(rotation_matrix(m, 64))) for m in POSITIONS)
@@ -130,7 +154,10 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
     q, k = np.random.default_rng(14).standard_normal((2, 128))  # seed 14
     far = _relative_residual(q, k, *(far_mn := (10**6 + 3, 10**6)))  # float64 angles
     broken = bool(bf[0] == bf[1]) and drift[10**6] > 1e-2
-    inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9
+    inside_angles = angles_in_format([256, 257], 128, dtype=inside)[:, 0]
+    inside_drift = float(np.max(phase_error(2048, 128, dtype=inside)))
+    inside_ok = bool(inside_angles[0] != inside_angles[1]) and inside_drift < 1e-6
+    holds_inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9 and inside_ok
     example = {
         "dtype": short,
         "d": 128,
@@ -148,7 +175,8 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32")) -> Outcome:
         f"exactly only up to {largest_distinct_integer('float32')}). With float64 angles the relative identity holds "
         f"at (m, n) = {_pairs([far_mn])} (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
     )
-    return conditional(broken, inside, example, evidence)
+    evidence += f" Angles formed in {inside}: {'distinct and accurate' if inside_ok else 'NOT distinct or drifting'}."
+    return conditional(broken, holds_inside, example, evidence)
 
 
 @control("the claim 'is the score' applied to f_q^T f_k, which is the score", what="f_q^T f_k")
@@ -174,11 +202,12 @@ def score_shape(*, what: str = "f_q") -> Outcome:
     )
 
 
-@control("b' = b (equal norms): inside the condition, nothing breaks", scale=1.0)
-def dot_and_angle(*, scale: float = 2.0) -> Outcome:
+@control("the 'inside' sample taken with k's norm doubled after rotating, outside the condition", inside_scale=2.0)
+def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general.
 
-    The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle).
+    The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle);
+    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition).
     """
     a, b1 = np.array([1.0, 0.0]), np.array([1.0, 0.0])
     b2 = scale * b1
@@ -188,7 +217,7 @@ def dot_and_angle(*, scale: float = 2.0) -> Outcome:
     worst = 0.0
     for _ in range(20):
         m, n = rng.uniform(-50, 50, 2)
-        dot = (rotation_2d(m) @ q) @ (rotation_2d(n) @ k)
+        dot = (rotation_2d(m) @ q) @ (inside_scale * rotation_2d(n) @ k)
         angle = (alpha_q + m) - (alpha_k + n)  # polar angles after turning by m and n radians
         worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
     example = {
@@ -238,14 +267,36 @@ def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
     )
 
 
-def what_q_is() -> Outcome:
-    r"""What the symbol q stands for (a description, not a statement): the rotation acts on any vector."""
-    q = np.arange(1.0, 9.0)  # deliberately not sinusoidal
-    err = max(elementwise_error(q, m) for m in POSITIONS)
-    return not_checkable(
-        f"Measured: for q = (1, 2, ..., 8), not built from sines or cosines, the elementwise formula "
-        f"still equals R_m q (residual {res(err)}); the sines and cosines enter only as cos(m theta_i), "
-        f"sin(m theta_i)."
+@control("q taken as the sinusoidal position encoding p_m, as the note describes it", position_only=True)
+def q_is_the_query(*, position_only: bool = False) -> Outcome:
+    r"""Refutes "q is the position-encoding vector, generated by sines or cosines": in RoFormer q = W_q x_m.
+
+    .. math:: q_m = R^d_{\Theta,m} W_q x_m \quad (\text{RoFormer eq. 14, 16})
+
+    Two tokens x, x' at the same position give different q = W_q x, W_q x' (seed 16), so q is not a function
+    of the position; the sines and cosines enter only as the multipliers :math:`\cos(m\theta_i)`,
+    :math:`\sin(m\theta_i)` of the elementwise form, which holds for q = (1, 2, ..., 8) (the correction).
+    ``position_only=True`` builds q as the sinusoidal encoding :math:`p_m` instead (the note's description).
+    """
+    rng = np.random.default_rng(16)  # seed 16
+    w_q = rng.standard_normal((8, 8))
+    x, x2 = rng.standard_normal((2, 8))
+    m = 5.0
+    if position_only:
+        q, q2 = sinusoidal_encoding(m, 8), sinusoidal_encoding(m, 8)
+    else:
+        q, q2 = w_q @ x, w_q @ x2
+    gap = float(np.max(np.abs(q - q2)))
+    err = max(elementwise_error(np.arange(1.0, 9.0), p) for p in POSITIONS)
+    example = {"d": 8, "m": int(m), "q for token x": num(q), "q for token x'": num(q2)}
+    return Outcome(
+        "fails" if gap > GAP else "holds",
+        f"At the same position m = {m:.0f}, two tokens give q that differ by up to {num(gap)} (d = 8, seed 16): "
+        f"q = W_q x_m carries the token, not the position. Correction: the sines and cosines are the multipliers "
+        f"cos(m theta_i), sin(m theta_i); the elementwise formula equals R_m q for q = (1, 2, ..., 8) "
+        f"(residual {res(err)}).",
+        example if gap > GAP else None,
+        bool(err <= 1e-10),
     )
 
 

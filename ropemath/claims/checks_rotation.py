@@ -352,15 +352,21 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("the dimension taken even (d = 4): inside the condition, nothing breaks", d=4)
-def even_dimension(*, d: int = 3) -> Outcome:
-    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d (``d``: the case outside)."""
+@control("the 'inside' sample taken at odd d = 3, outside the condition: the block form must break", inside=(3,))
+def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outcome:
+    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d.
+
+    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold.
+    """
     err = 0.0
-    for e in (2, 8, 64):  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
+    for e in inside:  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
         loop = np.zeros((e, e))
         for i in range(e // 2):
             loop[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_2d(3.0 * 10000.0 ** (-2 * i / e))
-        err = max(err, float(np.max(np.abs(loop - rotation_matrix(3.0, e)))))
+        try:
+            err = max(err, float(np.max(np.abs(loop - rotation_matrix(3.0, e)))))
+        except ValueError:  # odd e: there is no R^e to compare with
+            err = float("inf")
     # odd d: Theta = {theta_i, i = 1..d/2} has no last index, the blocks cover 2 floor(d/2) < d coordinates
     covered = 2 * (d // 2)
     try:
@@ -373,8 +379,9 @@ def even_dimension(*, d: int = 3) -> Outcome:
         covered != d,
         err <= TOL,
         example,
-        f"Even d in {{2, 8, 64}}: the d/2 blocks R(m theta_i) built by a loop fill the d x d matrix R^d "
-        f"(residual {res(err)}). {'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
+        f"d in {list(inside)}: the d/2 blocks R(m theta_i) built by a loop "
+        f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual {res(err)}). "
+        f"{'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
         f"{' is not an index bound and' if d % 2 else ' and'} the blocks cover {'only ' if covered != d else ''}"
         f"{covered} of {d} coordinates; "
         f"ropemath.rotation_matrix(1, {d}) is {refused}.",

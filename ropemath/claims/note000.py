@@ -314,6 +314,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"is accumulated once; norm preservation neither enables this (a scaled $2R_m$ works too) nor keeps the "
         r"rotated numerator non-negative, which is why the denominator is left unrotated.",
         quote="RoPE 保持向量範數不變, 因此可以與線性注意力結合:",
+        reading="RoFormer §3.3 gives the same reason; the note copies it faithfully. What is judged is the "
+        "implication: norms are kept yet the rotated numerator is negative (so keeping norms is not sufficient), "
+        "and a norm-doubling 2 R_m combines just as well (not necessary).",
     ),
     Entry(
         "n000-multiplicative",
@@ -356,11 +359,16 @@ ENTRIES: tuple[Entry, ...] = (
         "n000-stability",
         _s("正交性"),
         r"The rotation matrix being orthogonal can ensure (可以確保) the numerical stability of the encoding.",
-        "holds-if",
-        P.stability,
-        condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
-        r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
-        r"rounded angles (bfloat16 merges positions 256 and 257).",
+        "holds",
+        P.orthogonal_is_stable,
         quote="旋轉矩陣是正交矩陣, 可以確保編碼的數值穩定性",
+        alternatives=(
+            Alternative(
+                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
+                "the format the model runs in).",
+                "holds-if",
+                P.stability,
+            ),
+        ),
     ),
 )

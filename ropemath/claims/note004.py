@@ -23,6 +23,7 @@ from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_encodings as E
 from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_literal_001 as L001
 from ropemath.claims import checks_literal_004 as L
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
@@ -231,14 +232,24 @@ ENTRIES: tuple[Entry, ...] = (
         _s("Derivation of RoPE under 2D"),
         r"$R_q(x_q, m) R_k(x_k, n) = R_g(x_q, x_k, n-m)$ and "
         r"$\Theta_k(x_k, n) - \Theta_q(x_q, m) = \Theta_g(x_q, x_k, n-m)$.",
-        "holds-if",
-        D.polar_split,
+        "fails",
+        L001.polar_split_literal,
+        correction=r"Require the complex product to be relative, $\overline{f_q(x_q,m)}\, f_k(x_k,n) = "
+        r"g(x_q, x_k, n - m)$ with complex $g$ (RoFormer §3.4.1); then the moduli multiply and the arguments "
+        r"subtract (mod $2\pi$).",
         quote="不难发现, 代入到qm,kn 中, 当二者做内积时, 得到幅度R 和角度Θ 之间的关系: "
         "Rq(xq,m)Rk(xk,n)=Rg(xq,xk,nm)Θk(xk,n)Θq(xq,m)=Θg(xq,xk,nm)",
-        condition=r"the complex product $\overline{f_q(x_q,m)}\, f_k(x_k,n) "
-        r"= g(x_q, x_k, n - m)$ is required, not only "
-        r"its real part (the inner product).",
-        reading=SCRAPED + "The note uses n - m here and m - n elsewhere; both describe the same dependence.",
+        reading=SCRAPED + "The note uses n - m here and m - n elsewhere; both describe the same dependence. "
+        "'当二者做内积时' (when the two take the inner product): g is the real inner product, as in note 001 §2.4, "
+        "so the same gap gets the same verdict (n001-polar-split).",
+        alternatives=(
+            Alternative(
+                r"$g$ read as the complex product, required relative: the split follows; from the real inner "
+                r"product alone it follows only under that condition.",
+                "holds-if",
+                D.polar_split,
+            ),
+        ),
     ),
     Entry(
         "n004-modulus",
@@ -404,13 +415,18 @@ ENTRIES: tuple[Entry, ...] = (
         "n004-stability",
         _s("General form"),
         r"Being orthogonal, $R^d_\Theta$ is (relatively) stable when encoding position information.",
-        "holds-if",
-        P.stability,
+        "holds",
+        P.orthogonal_is_stable,
         quote="由于RΘd 是一个正交矩阵, 所以它在编码位置信息的时候是相对稳定的.",
-        condition=r"the angles $m\theta_i$ are formed in float64 (or in float32 while the drift of about "
-        r"$m \cdot 2^{-24}$ rad is negligible): orthogonality gives $\kappa_2(R) = 1$ but does not protect "
-        r"rounded angles (bfloat16 merges positions 256 and 257).",
         reading="'相对稳定' (relatively stable) is read as: errors are not amplified by R.",
+        alternatives=(
+            Alternative(
+                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
+                "the format the model runs in).",
+                "holds-if",
+                P.stability,
+            ),
+        ),
     ),
     Entry(
         "n004-multiplicative",
@@ -484,6 +500,9 @@ ENTRIES: tuple[Entry, ...] = (
         "从而不增加Linear Attention的复杂度:",
         correction=r"Linearity and $R_m^\top R_n = R_{n-m}$ make the shared sum possible; the rotated numerator can be "
         r"negative, so the denominator is left unrotated.",
+        reading="RoFormer §3.3 gives the same reason; the note copies it faithfully. What is judged is the "
+        "implication: norms are kept yet the rotated numerator is negative (so keeping norms is not sufficient), "
+        "and a norm-doubling 2 R_m combines just as well (not necessary).",
     ),
     Entry(
         "n004-sparse",

@@ -83,7 +83,8 @@ def decay_across_bases(
 
     Each line is the mean of the bound over a log-spaced bin of distances (the raw curve
     oscillates far faster than a pixel); the band spans the 10%-90% quantiles within the bin.
-    Dotted lines: the random-phase level every curve settles to, which depends on d only.
+    Dotted lines: the random-phase level, the mean of the bound far out (it depends on d only); the bound
+    itself has no limit and keeps returning towards its value at r = 0.
     """
     edges = np.geomspace(1.0, r_max, 151)
     centers = np.sqrt(edges[:-1] * edges[1:])
@@ -108,7 +109,7 @@ def decay_across_bases(
             ax.set_xlabel("relative distance (log scale)")
             ax.grid(alpha=0.3, which="both")
             ax.legend(fontsize=8, loc="upper right")
-        title = "Larger base: slower decay on average, to the same floor (dotted: random-phase level)"
+        title = "Larger base: slower decay on average, to the same mean level (dotted: random-phase level)"
         fig.suptitle(title, fontsize=11)
         fig.tight_layout()
     return fig

@@ -15,7 +15,8 @@ sums and the bound from :mod:`ropemath.theory.decay`, the expected scores from
   formula and seeded Monte Carlo estimate, with the distances where it turns negative marked.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3 (eq. 35-37, Figure 2); Su Jianlin,
-kexue.fm/archives/10122 (the sum :math:`\sum_i\cos(m\theta_i)`); matplotlib's object API.
+kexue.fm/archives/10122, discussing X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591
+(the condition on :math:`\sum_i\cos(r\theta_i)`); matplotlib's object API.
 """
 
 from __future__ import annotations
@@ -136,7 +137,8 @@ def similar_key_figure(d: int = 128, base: float = 10000.0, r_max: float = 4096.
     ax.errorbar(r_mc, mean, yerr=2 * se, fmt="o", ms=3, color="C1", lw=1, label="Monte Carlo, 400 draws (±2 SE)")
     ax.axhline(0.0, color="0.3", ls=":", lw=1.2, label="unrelated key: 0")
     neg = expected < 0
-    ax.plot(r[neg], expected[neg], ".", color="C3", ms=3, label="expected score < 0 (Su's condition fails)")
+    ax.plot(r[neg], expected[neg], ".", color="C3", ms=3,
+            label="expected score < 0 (the condition of Men et al. fails)")
     ax.set(xlabel="relative distance r", ylabel="expected score", xlim=(0.0, r_max))
     ax.set_title(f"Expected score of a key similar to the query, k = q + noise (d = {d}, base {base:g})", fontsize=10)
     ax.grid(alpha=0.3)

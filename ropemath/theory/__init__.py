@@ -1,5 +1,5 @@
 """The theory of the score: sinusoidal and additive encodings for comparison, the partial sums and the
-long-term decay bound (RoFormer §3.4.3), Abel summation, the far-out plateau, and Su's lower bound on the base.
+long-term decay bound (RoFormer §3.4.3), Abel summation, the far-out plateau, and the base bound of Men et al.
 
 Layer 2: may import: ``ropemath.core``.  Modules: ``encodings``, ``decay``, ``abel``, ``plateau``, ``base_bound``.
 
@@ -34,3 +34,18 @@ __all__ = [
     *_similar_key.__all__,
     *_relative_position.__all__,
 ]
+
+# Long-term decay beyond Figure 2 (notebook 05): importable here, outside the numeric API of ``__all__``.
+from ropemath.theory.abel import sharp_pair_products  # noqa: F401, E402
+from ropemath.theory.plateau import (  # noqa: F401, E402
+    continuum_cosine_sum,
+    dependent_phase_level,
+    exact_decay_bound,
+    log_regime,
+    return_distance,
+)
+from ropemath.theory.similar_key import (  # noqa: F401, E402
+    normalised_plateau,
+    similar_key_expected_score,
+    similar_key_scores,
+)

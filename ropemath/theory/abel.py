@@ -39,6 +39,7 @@ __all__ = [
     "abel_bound",
     "abel_identity_error",
     "abel_check",
+    "sharp_pair_products",
 ]
 
 
@@ -248,3 +249,36 @@ def abel_check(
         scale = float(np.linalg.norm(q) * np.linalg.norm(k))
         worst["rope_error"] = max(worst["rope_error"], float(np.max(np.abs(score - rope))) / scale)
     return worst
+
+
+@finite_result
+def sharp_pair_products(r: float, d: int, base: float = 10000.0) -> np.ndarray:
+    r"""Return pair products :math:`h_0, \dots, h_{d/2-1}` for which eq. (37) is an equality at distance ``r``.
+
+    .. math::
+        h_{d/2} = 0, \qquad h_{i+1} - h_i = -\frac{\overline{S_{i+1}(r)}}{|S_{i+1}(r)|}
+        \quad\Longrightarrow\quad \sum_i h_i e^{\mathrm{i} r\theta_i} = \sum_{j=1}^{d/2} |S_j(r)|
+
+    Every step of Abel summation then has :math:`|h_{i+1} - h_i| = 1` and
+    :math:`S_{i+1}(h_{i+1} - h_i) = -|S_{i+1}|`, so both inequalities of eq. (37) are equalities:
+    :math:`(d/2)\,B(r) = \sup\{|\sum_i h_i e^{\mathrm{i} r\theta_i}| : \max_i|h_{i+1} - h_i| \le 1\}`.
+    With :math:`k_i = 1` (key pairs :math:`(1, 0)`) and :math:`q_i = h_i` the RoPE score attains the bound.
+    Requires every :math:`S_j(r) \ne 0`.  Source: RoFormer eq. (36)-(37); the construction is the
+    equality case of the triangle inequality.
+
+    >>> h = sharp_pair_products(0.0, 4)  # S_1 = 1, S_2 = 2: h_1 = 0 + 1, h_0 = h_1 + 1
+    >>> h.real.tolist()
+    [2.0, 1.0]
+    """
+    r = check_positions(r, "r")
+    if r.ndim != 0:
+        raise ValueError(f"r must be one distance (a scalar), got shape {r.shape}")
+    s = partial_sums(float(r), d, base)
+    size = np.abs(s)
+    if np.any(size == 0.0):
+        raise ValueError(f"r gives a partial sum S_j(r) = 0; choose another r, got r={float(r)}")
+    steps = -np.conj(s) / size  # h_{i+1} - h_i for i = 0..d/2-1
+    h = np.zeros(d // 2 + 1, dtype=complex)
+    for i in range(d // 2 - 1, -1, -1):
+        h[i] = h[i + 1] - steps[i]
+    return h[:-1]

@@ -1,4 +1,4 @@
-r"""Su's lower bound on the RoPE base: the smallest base with :math:`\sum_i \cos(m\theta_i) \ge 0` on a context.
+r"""The lower bound of Men et al. on the RoPE base: the smallest base with :math:`\sum_i \cos(m\theta_i) \ge 0`.
 
 Scope: the cosine sum :math:`C_b(m) = \sum_{i=0}^{d/2-1} \cos(m\theta_i)`,
 :math:`\theta_i = b^{-2i/d}`, its minimum over a context :math:`0 \le m < L` (fast and
@@ -17,9 +17,9 @@ uncertified).
 
 Convention: ``length`` ``L`` means the positions ``m = 0 .. L-1``; index ``i`` from 0.
 
-References: Su Jianlin, kexue.fm/archives/10122 (2024), discussing Men et al., *Base of
-RoPE Bounds Context Length*, arXiv:2405.14591 (the condition and the published values
-b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128).
+References: X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (2024): the
+condition (from the expected score of a key similar to the query) and the published values
+b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128); Su Jianlin, kexue.fm/archives/10122, discusses that paper.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndar
     .. math:: C_b(m) = \sum_{i=0}^{d/2-1} \cos\!\big(m\, b^{-2i/d}\big)
 
     It is the RoPE score :math:`(R_m q)^\top (R_0 q)` of the all-ones vector, divided by 2
-    (Su, kexue.fm/archives/10122).  :math:`C_b(0) = d/2`.
+    (Men et al., arXiv:2405.14591).  :math:`C_b(0) = d/2`.
 
     >>> float(cosine_sum(0, 128))
     64.0
@@ -97,7 +97,7 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
 
     .. math:: \mu_b(L) = \min_{0 \le m < L} \sum_{i=0}^{d/2-1} \cos(m\theta_i)
 
-    Su's condition is :math:`\mu_b(L) \ge 0`.  All ``L`` positions are evaluated (blocked
+    The condition of Men et al. is :math:`\mu_b(L) \ge 0`.  All ``L`` positions are evaluated (blocked
     matrix products; float64 error about 1e-12), for every base at once.
 
     >>> float(cosine_sum_minimum(3, 2, 1.0)) == float(np.cos(2.0))
@@ -210,8 +210,8 @@ def base_lower_bound(
     come from a full scan of all ``L`` positions, re-used while they still certify a step of
     at least 1e-4 in :math:`\ln b`.  The first base with no witness in a full scan is
     returned (``start`` itself if the condition already holds there).  Results are cached.
-    Source: the condition of Su (kexue.fm/archives/10122) and Men et al.
-    (arXiv:2405.14591); the search is ropemath's.
+    Source: the condition of Men et al. (arXiv:2405.14591; discussed by Su, kexue.fm/archives/10122);
+    the search is ropemath's.
 
     >>> r = base_lower_bound(64, 16)
     >>> round(r.base, 2), r.proven_below < r.below < r.base, r.base / r.proven_below - 1 < 1e-8

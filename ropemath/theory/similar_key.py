@@ -2,22 +2,21 @@ r"""The numbers behind notebook 05's motivation: a similar key's expected score,
 
 Scope: small computations that notebook 05 (long-term decay) uses before and after the Abel argument.
 
-* :func:`similar_key_expected_score` and :func:`similar_key_scores`: why one wants Su's condition
-  :math:`\sum_i \cos(r\theta_i) \ge 0`.  For a key that is the query plus independent noise,
+* :func:`similar_key_expected_score` and :func:`similar_key_scores`: why one wants the condition
+  :math:`\sum_i \cos(r\theta_i) \ge 0` of Men et al.  For a key that is the query plus independent noise,
   :math:`k = q + \varepsilon`, the expected RoPE score at distance :math:`r` is
   :math:`\sum_i \mathbb{E}|q_i|^2 \cos(r\theta_i)`; for an isotropic query it is proportional to
   :math:`\sum_i \cos(r\theta_i)`.  The first function is the formula, the second a seeded Monte Carlo
   estimate through :func:`ropemath.apply_rope` (so the formula is checked against rotated vectors).
 * :func:`normalised_plateau` and :func:`plateau_fit_constant`: the far-out level of the relative
-  upper bound divided by its value at :math:`r = 0`, which falls like :math:`c/\sqrt d`
-  (:func:`plateau_constant_limit` gives :math:`c = \tfrac43\sqrt{\pi/2}` from Rayleigh's
-  :math:`\mathbb{E}|S_j| \approx \sqrt{\pi j}/2`).  This is the content, about the dimension, of note 001's
-  "as the dimension increases, the inner product ... tends to 0".
+  upper bound (its mean far out; it has no limit) divided by its value at :math:`r = 0`, which falls
+  like :math:`c/\sqrt d` (:func:`plateau_constant_limit` gives :math:`c = \tfrac43\sqrt{\pi/2}` from
+  Rayleigh's :math:`\mathbb{E}|S_j| \approx \sqrt{\pi j}/2`).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3 and §3.4.3 (eq. 35-37, Figure 2);
-Su Jianlin, kexue.fm/archives/10122 (the condition
-:math:`\sum_i\cos(m\theta_i)\ge0`); Lord Rayleigh (1905) for :math:`\sqrt{\pi j}/2`; note 001
-"旋转位置编码(RoPE)公式详细推导过程" (kler.cn/a/538912.html), §2.10.
+X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (the similar-key argument and the
+condition :math:`\sum_i\cos(r\theta_i)\ge0`; discussed by Su Jianlin, kexue.fm/archives/10122);
+Lord Rayleigh (1905) for :math:`\sqrt{\pi j}/2`.
 """
 
 from __future__ import annotations
@@ -53,7 +52,7 @@ def similar_key_expected_score(
     since :math:`\varepsilon` has mean zero and is independent of :math:`q`, and a 2×2 rotation
     satisfies :math:`u^\top R(a)\,u = |u|^2\cos a`.  ``pair_power`` is :math:`\mathbb{E}|q_i|^2` per
     pair (default 2 for every pair: :math:`q \sim N(0, I_d)`), so the default is
-    :math:`2\sum_i\cos(r\theta_i)`.  Source: derived here; the sum is Su's (kexue.fm/archives/10122).
+    :math:`2\sum_i\cos(r\theta_i)`.  Source: Men et al., arXiv:2405.14591 (the similar-key argument).
 
     >>> float(similar_key_expected_score(0, 8))
     8.0
