@@ -17,30 +17,30 @@ CONFIGS = {p.stem: json.loads(p.read_text()) for p in sorted(DATA.glob("*.json")
 
 def test_default_is_the_paper_frequencies():
     for name in ("llama2_7b", "mistral_7b"):
-        theta, attention = frequencies_from_config(CONFIGS[name])
+        theta, attention, _ = frequencies_from_config(CONFIGS[name])
         assert np.allclose(theta, frequencies(128, 10000.0), rtol=1e-15, atol=0) and attention == 1.0
-    theta, _ = frequencies_from_config(CONFIGS["llama3_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_8b"]).theta
     assert np.allclose(theta, frequencies(128, 500000.0), rtol=1e-15, atol=0)
     assert not np.allclose(theta, frequencies(128, 10000.0))  # negative control: the base matters
 
 
 def test_partial_rotary_uses_head_dim_times_factor():
-    theta, _ = frequencies_from_config(CONFIGS["gpt_neox_20b"])  # head_dim 96, factor 0.25 -> 24 dims, 12 pairs
+    theta = frequencies_from_config(CONFIGS["gpt_neox_20b"]).theta  # head_dim 96, factor 0.25 -> 24 dims, 12 pairs
     assert theta.shape == (12,) and np.allclose(theta, frequencies(24), rtol=1e-15)
 
 
 def test_linear_is_position_interpolation():
-    theta, _ = frequencies_from_config(CONFIGS["vicuna_7b_16k"])
+    theta = frequencies_from_config(CONFIGS["vicuna_7b_16k"]).theta
     assert np.allclose(theta, position_interpolation(128, 10000.0, scale=4.0), rtol=1e-15)
 
 
 def test_llama3_matches_the_llama31_bands():
-    theta, _ = frequencies_from_config(CONFIGS["llama3_1_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_1_8b"]).theta
     assert np.allclose(theta, llama31_frequencies(128, 500000.0), rtol=1e-12)
 
 
 def test_llama4_equal_factors_are_accepted():
-    theta, _ = frequencies_from_config(CONFIGS["llama4_scout"])
+    theta = frequencies_from_config(CONFIGS["llama4_scout"]).theta
     base = frequencies(128, 500000.0)
     long = 2 * math.pi / base > 8192
     assert np.array_equal(theta[long], base[long] / 16) and np.array_equal(theta[~long], base[~long])
@@ -49,24 +49,24 @@ def test_llama4_equal_factors_are_accepted():
 def test_dynamic_uses_factor():
     flat = CONFIGS["llama2_7b_dynamic"]  # factor 2, L = 4096
     for seq_len, expected_base in ((None, 10000.0), (2048, 10000.0), (8192, 10000.0 * 3.0 ** (128 / 126))):
-        theta, _ = frequencies_from_config(flat, seq_len=seq_len)
+        theta = frequencies_from_config(flat, seq_len=seq_len).theta
         assert np.allclose(theta, frequencies(128, expected_base), rtol=1e-13)
-    theta, _ = frequencies_from_config(flat, seq_len=8192)
+    theta = frequencies_from_config(flat, seq_len=8192).theta
     assert not np.allclose(theta, frequencies(128, 10000.0 * 2.0 ** (128 / 126)))  # ignoring factor is wrong
 
 
 def test_yarn_attention_factors():
     assert frequencies_from_config(CONFIGS["qwen2_5_7b_yarn"]).attention_factor == pytest.approx(0.1 * math.log(4) + 1)
     assert frequencies_from_config(CONFIGS["deepseek_v3"]).attention_factor == 1.0  # mscale / mscale_all_dim = 1
-    theta, _ = frequencies_from_config(CONFIGS["qwen2_5_7b_yarn"])
+    theta = frequencies_from_config(CONFIGS["qwen2_5_7b_yarn"]).theta
     base = frequencies(128, 1e6)
     assert theta[0] == base[0] and theta[-1] == pytest.approx(base[-1] / 4, rel=1e-15)  # kept / interpolated ends
 
 
 def test_longrope_switches_lists_and_attention_factor():
     flat = CONFIGS["phi3_128k"]
-    short, attention = frequencies_from_config(flat, seq_len=4096)
-    long, _ = frequencies_from_config(flat, seq_len=4097)
+    short, attention, _ = frequencies_from_config(flat, seq_len=4096)
+    long = frequencies_from_config(flat, seq_len=4097).theta
     base = frequencies(96, 10000.0)
     assert np.allclose(short, base / np.array(flat["rope_scaling"]["short_factor"]), rtol=1e-15)
     assert np.allclose(long, base / np.array(flat["rope_scaling"]["long_factor"]), rtol=1e-15)
@@ -78,7 +78,6 @@ def test_longrope_switches_lists_and_attention_factor():
     ("config", "message"),
     [
         ({"rope_theta": 1e4, "head_dim": 8, "rope_type": "ntk-by-parts"}, r"config\['rope_type'\] must be one of"),
-        ({"head_dim": 8}, r"config\['rope_theta'\] is required"),
         ({"rope_theta": 1e4}, r"config\['head_dim'\] is required"),
         ({"rope_theta": 1e4, "head_dim": 8, "rope_type": "linear"}, r"config\['factor'\] is required"),
         ({"rope_theta": 1e4, "head_dim": 8, "rope_type": "linear", "factor": -2}, r"config\['factor'\] must be > 0"),
@@ -111,9 +110,9 @@ def test_hf_dynamic_with_factor_one_is_ropemaths_dynamic_ntk():
     flat = {"rope_theta": 1e4, "head_dim": 128, "max_position_embeddings": 4096, "rope_type": "dynamic"}
     for n in (2048, 8192, 16384):
         ours = dynamic_ntk_frequencies(128, 1e4, length=n, original_length=4096)
-        f1, _ = frequencies_from_config(dict(flat, factor=1.0), seq_len=n)
+        f1 = frequencies_from_config(dict(flat, factor=1.0), seq_len=n).theta
         assert np.allclose(f1, ours, rtol=1e-12)
-        f2, _ = frequencies_from_config(dict(flat, factor=2.0), seq_len=n)
+        f2 = frequencies_from_config(dict(flat, factor=2.0), seq_len=n).theta
         assert (n <= 4096) == np.allclose(f2, ours, rtol=1e-12)
 
 

@@ -73,7 +73,7 @@ def cases():
 
 @pytest.mark.parametrize(("name", "seq_len"), list(cases()))
 def test_theta_and_attention_factor_equal_transformers(name, seq_len):
-    theta, attention = frequencies_from_config(CONFIGS[name], seq_len=seq_len)
+    theta, attention, _ = frequencies_from_config(CONFIGS[name], seq_len=seq_len)
     hf_theta, hf_attention = hf_frequencies(CONFIGS[name], seq_len)
     gap = np.max(np.abs(theta / hf_theta - 1)) if theta.shape == hf_theta.shape else "shape"
     assert agrees(theta, attention, hf_theta, hf_attention), (gap, attention, hf_attention)
@@ -96,15 +96,15 @@ def test_negative_control_dynamic_without_factor(seq_len):
 
 def test_negative_controls_wrong_variants_fail():
     # a wrong base, a missing attention factor, the wrong LongRoPE list, YaRN without truncation: each disagrees.
-    theta, attention = frequencies_from_config(CONFIGS["llama3_8b"])
+    theta, attention, _ = frequencies_from_config(CONFIGS["llama3_8b"])
     assert not agrees(theta, attention, *hf_frequencies(CONFIGS["llama2_7b"]))
-    theta, _ = frequencies_from_config(CONFIGS["phi3_128k"])
+    theta = frequencies_from_config(CONFIGS["phi3_128k"]).theta
     assert not agrees(theta, 1.0, *hf_frequencies(CONFIGS["phi3_128k"]))
-    long_theta, attention = frequencies_from_config(CONFIGS["phi3_128k"], seq_len=131072)
+    long_theta, attention, _ = frequencies_from_config(CONFIGS["phi3_128k"], seq_len=131072)
     assert not agrees(long_theta, attention, *hf_frequencies(CONFIGS["phi3_128k"], 1024))
     yarn = CONFIGS["qwen2_5_7b_yarn"]
     flat = dict(yarn, rope_scaling=dict(yarn["rope_scaling"], truncate=False))
-    assert not agrees(*frequencies_from_config(flat), *hf_frequencies(CONFIGS["qwen2_5_7b_yarn"]))
+    assert not agrees(*frequencies_from_config(flat)[:2], *hf_frequencies(CONFIGS["qwen2_5_7b_yarn"]))
 
 
 def test_deepseek_mscale_and_explicit_attention_factor():
@@ -112,14 +112,14 @@ def test_deepseek_mscale_and_explicit_attention_factor():
     base = {k: v for k, v in flat["rope_scaling"].items() if k not in ("mscale", "mscale_all_dim")}
     for scaling in ({"mscale": 0.707, "mscale_all_dim": 1.0}, {"attention_factor": 1.3}, {"mscale": 1.0}, {}):
         variant = dict(flat, rope_scaling=dict(base, **scaling))
-        assert agrees(*frequencies_from_config(variant), *hf_frequencies(variant)), scaling
-    _, attention = frequencies_from_config(dict(flat, rope_scaling=dict(base, mscale=0.707, mscale_all_dim=1.0)))
+        assert agrees(*frequencies_from_config(variant)[:2], *hf_frequencies(variant)), scaling
+    attention = frequencies_from_config(dict(flat, rope_scaling=dict(base, mscale=0.707, mscale_all_dim=1.0))).attention_factor
     assert attention != 1.0  # DeepSeek's ratio of two mscales is not the plain YaRN factor
 
 
 def test_float32_difference_is_bounded_and_not_zero():
     # ropemath returns the float64 value; HF's float32 rounding differs by at most RTOL, and does differ.
-    theta, _ = frequencies_from_config(CONFIGS["llama3_1_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_1_8b"]).theta
     hf_theta, _ = hf_frequencies(CONFIGS["llama3_1_8b"])
     gap = np.abs(theta / hf_theta - 1)
     assert gap.max() <= RTOL and gap.max() > 0
