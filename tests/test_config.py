@@ -123,3 +123,75 @@ def test_layout_verdicts_table_of_notebook_07():
     assert table == {"Meta complex form": {"interleaved": True, "half": False},
                      "GPT-J rotate_every_two": {"interleaved": True, "half": False},
                      "GPT-NeoX / HF rotate_half": {"interleaved": False, "half": True}}
+
+
+# --- what real configs contain: per-layer RoPE, defaults, old names, M-RoPE ---------------------------------
+
+
+def test_gemma3_4x_config_requires_the_layer_type():
+    flat = CONFIGS["gemma3_1b"]  # rope_theta 1e6 on full-attention layers, rope_local_base_freq 1e4 on the others
+    with pytest.raises(ValueError, match="layer_type must be one of 'full_attention', 'sliding_attention'"):
+        frequencies_from_config(flat)  # never silently the global layers' theta
+    assert np.array_equal(frequencies_from_config(flat, layer_type="full_attention").theta, frequencies(256, 1e6))
+    assert np.array_equal(frequencies_from_config(flat, layer_type="sliding_attention").theta, frequencies(256, 1e4))
+    with pytest.raises(ValueError, match="layer_type must be one of"):
+        frequencies_from_config(flat, layer_type="global")
+
+
+def test_gemma3_text_config_scales_only_the_global_layers():
+    flat = CONFIGS["gemma3_12b"]  # multimodal: the text model's keys are in text_config; linear factor 8
+    full = frequencies_from_config(flat, layer_type="full_attention").theta
+    local = frequencies_from_config(flat, layer_type="sliding_attention").theta
+    assert np.allclose(full, frequencies(256, 1e6) / 8, rtol=1e-15) and np.array_equal(local, frequencies(256, 1e4))
+    assert not np.allclose(local, frequencies(256, 1e4) / 8)  # negative control: the local layers are not scaled
+
+
+def test_transformers5_per_layer_rope_parameters():
+    config = {"head_dim": 8, "layer_types": ["sliding_attention", "full_attention"], "rope_parameters": {
+        "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1e6},
+        "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}
+    assert np.allclose(frequencies_from_config(config, layer_type="full_attention").theta, frequencies(8, 1e6) / 2)
+    assert np.array_equal(frequencies_from_config(config, layer_type="sliding_attention").theta, frequencies(8, 1e4))
+    with pytest.raises(ValueError, match="layer_type must be one of"):
+        frequencies_from_config(config)
+    with pytest.raises(ValueError, match="layer_type must be None"):
+        frequencies_from_config(CONFIGS["llama2_7b"], layer_type="full_attention")
+
+
+def test_defaults_are_filled_as_transformers_fills_them_and_reported():
+    r = frequencies_from_config({"model_type": "llama", "head_dim": 8})
+    assert r.filled == {"rope_theta": 10000.0} and np.array_equal(r.theta, frequencies(8, 1e4))
+    assert frequencies_from_config({"model_type": "llama4_text", "head_dim": 8}).filled == {"rope_theta": 500000.0}
+    assert frequencies_from_config(CONFIGS["llama2_7b"]).filled == {}  # nothing to fill: nothing reported
+    yarn = {"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 4096, "rope_type": "yarn", "factor": 4.0}
+    r = frequencies_from_config(yarn)
+    assert r.filled == {"original_max_position_embeddings": 4096}
+    explicit = frequencies_from_config(dict(yarn, original_max_position_embeddings=4096))
+    assert np.array_equal(r.theta, explicit.theta) and explicit.filled == {}
+    other = frequencies_from_config(dict(yarn, original_max_position_embeddings=1024)).theta
+    assert not np.allclose(other, r.theta)  # negative control: the filled value matters
+
+
+def test_su_is_longrope_and_mrope_is_refused():
+    flat = CONFIGS["phi3_128k"]
+    su = dict(flat, rope_scaling=dict(flat["rope_scaling"], type="su"))
+    assert np.array_equal(frequencies_from_config(su, seq_len=8192).theta,
+                          frequencies_from_config(flat, seq_len=8192).theta)
+    mrope = {"rope_theta": 1e6, "head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}
+    with pytest.raises(ValueError, match=r"^config has M-RoPE \(mrope_section\)"):
+        frequencies_from_config(mrope)
+
+
+def test_proportional_partial_rotary_divides_by_head_dim():
+    """The two partial-rotary variants: d_rot-dimensional frequencies vs the first pairs of a head_dim RoPE."""
+    config = {"rope_theta": 1e4, "head_dim": 16, "partial_rotary_factor": 0.5}
+    classic = frequencies_from_config(config).theta
+    proportional = frequencies_from_config(dict(config, rope_type="proportional")).theta
+    assert np.array_equal(classic, frequencies(8, 1e4))
+    assert proportional.shape == (8,) and np.array_equal(proportional[:4], frequencies(16, 1e4)[:4])
+    assert np.all(proportional[4:] == 0) and not np.allclose(proportional[:4], classic)
+
+
+def test_llama31_frequencies_accept_equal_band_factors():
+    th = llama31_frequencies(128, 500000.0, factor=16.0, low_freq_factor=1.0, high_freq_factor=1.0)
+    assert np.array_equal(th, frequencies_from_config(CONFIGS["llama4_scout"]).theta)

@@ -471,3 +471,14 @@ def test_unseen_angles_figure_is_registered_and_labelled():
     assert any(label.startswith("no scaling") and ": 18 pairs" in label for label in labels)
     assert any(label.startswith("NTK") and ": 17 pairs" in label for label in labels)
     assert sum(": 0 pairs" in label for label in labels) == 3  # PI and both YaRN versions
+
+
+def test_yarn_frequencies_default_is_the_reference_code_and_paper_is_explicit():
+    code = yarn_frequencies(128, 1e4, scale=16.0, original_length=4096)
+    assert np.array_equal(code, yarn_reference_frequencies(128, 1e4, scale=16.0, original_length=4096))
+    paper = yarn_frequencies(128, 1e4, scale=16.0, original_length=4096, formula="paper")
+    assert not np.allclose(code, paper)  # the two ramps differ: the default is not the paper's
+    with pytest.raises(ValueError, match="formula must be 'code' or 'paper'"):
+        yarn_frequencies(128, scale=2.0, original_length=64, formula="hf")
+    with pytest.raises(ValueError, match="truncate must be True for formula='paper'"):
+        yarn_frequencies(128, scale=2.0, original_length=64, formula="paper", truncate=False)
