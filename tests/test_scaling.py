@@ -197,7 +197,8 @@ def test_yarn_ramp_piecewise():
 @pytest.mark.parametrize("d, base, s, length", [(128, 1e4, 16.0, 4096), (128, 1e4, 8.0, 4096), (64, 5e5, 4.0, 2048),
                                                 (8, 100.0, 4.0, 64)])
 def test_yarn_paper_matches_the_loop(d, base, s, length):
-    assert close(yarn_frequencies(d, base, scale=s, original_length=length, formula="paper"), loop_yarn_paper(d, base, s, length))
+    paper = yarn_frequencies(d, base, scale=s, original_length=length, formula="paper")
+    assert close(paper, loop_yarn_paper(d, base, s, length))
 
 
 @pytest.mark.parametrize("truncate", [True, False])

@@ -84,8 +84,9 @@ def _per_layer(config: Mapping) -> dict | None:
 def _flatten(config: object, layer_type: object) -> dict:
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a mapping (a Hugging Face config as a dict), got {type(config).__name__}")
-    if isinstance(config.get("text_config"), Mapping) and "rope_theta" not in config and "rope_parameters" not in config:
-        config = config["text_config"]
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and "rope_theta" not in config and "rope_parameters" not in config:
+        config = text
     flat = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_parameters")}
     per_layer = _per_layer(config)
     if per_layer is not None:

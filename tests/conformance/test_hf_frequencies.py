@@ -113,7 +113,8 @@ def test_deepseek_mscale_and_explicit_attention_factor():
     for scaling in ({"mscale": 0.707, "mscale_all_dim": 1.0}, {"attention_factor": 1.3}, {"mscale": 1.0}, {}):
         variant = dict(flat, rope_scaling=dict(base, **scaling))
         assert agrees(*frequencies_from_config(variant)[:2], *hf_frequencies(variant)), scaling
-    attention = frequencies_from_config(dict(flat, rope_scaling=dict(base, mscale=0.707, mscale_all_dim=1.0))).attention_factor
+    ratio = dict(flat, rope_scaling=dict(base, mscale=0.707, mscale_all_dim=1.0))
+    attention = frequencies_from_config(ratio).attention_factor
     assert attention != 1.0  # DeepSeek's ratio of two mscales is not the plain YaRN factor
 
 
