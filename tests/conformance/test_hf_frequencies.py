@@ -70,7 +70,8 @@ def rope_type_of(flat: dict) -> str:
 
 
 # configs whose layers use different RoPE (Gemma 3) are compared per layer type in test_model_classes.py
-UNIFORM = {name: flat for name, flat in CONFIGS.items() if "text_config" not in flat and "rope_local_base_freq" not in flat}
+UNIFORM = {name: flat for name, flat in CONFIGS.items()
+           if "text_config" not in flat and "rope_local_base_freq" not in flat}
 
 
 def cases():
