@@ -18,6 +18,14 @@ from ropemath.models.config import (
     RopeFrequencies,
     frequencies_from_config,
 )
+from ropemath.models.implementation_errors import (
+    bfloat16_distances,
+    distance_band_errors,
+    layout_pairs,
+    max_phase_error,
+    relative_error,
+    rope_float32_angles,
+)
 from ropemath.models.implementations import (
     gptj_rope,
     meta_freqs_cis,
@@ -29,6 +37,12 @@ from ropemath.models.implementations import (
     permute_for_interleaved,
     rotate_every_two,
     rotate_half,
+)
+from ropemath.models.questions import (
+    dynamic_ntk_decode_scores,
+    left_padded_positions,
+    rope_pipeline,
+    to_tf32,
 )
 from ropemath.models.scaling import (
     angle_range_ratio,
@@ -55,6 +69,16 @@ from ropemath.models.yarn import (
 )
 
 __all__ = [
+    "bfloat16_distances",
+    "distance_band_errors",
+    "layout_pairs",
+    "max_phase_error",
+    "relative_error",
+    "rope_float32_angles",
+    "dynamic_ntk_decode_scores",
+    "left_padded_positions",
+    "rope_pipeline",
+    "to_tf32",
     "layout_verdicts",
     "real_layout_verdicts",
     "ROPE_TYPES",
