@@ -46,6 +46,7 @@ KINDS = {
     "layout": "layout", "dtype": "dtype", "what": "text", "bound_text": "text",
     "aligned": "flag", "exact": "flag", "truncate": "flag", "causal": "flag",
     "config": "config", "seq_len": "count", "out": "out", "w": "vectors", "feature_map": "callable", "kind": "choice",
+    "formula": "choice", "layer_type": "text",
 }
 
 #: one valid value per parameter name
@@ -65,6 +66,7 @@ VALID = {
     "num_rotations": 2.0, "r_max": 16.0, "step": 0.5, "rtol": 1e-9, "bound": 1.0, "quantiles": (0.1, 0.9),
     "layout": "interleaved", "dtype": "float32", "what": "error", "bound_text": None,
     "aligned": False, "exact": True, "truncate": True, "causal": True, "seq_len": 64, "kind": "softmax",
+    "formula": "code", "layer_type": None,
     "feature_map": ropemath.elu_plus_one, "w": _rng.standard_normal((D, 3)),
     "config": {"rope_type": "default", "rope_theta": 10000.0, "head_dim": D, "max_position_embeddings": 64},
 }

@@ -19,12 +19,22 @@ from ropemath.models.config import (
     frequencies_from_config,
 )
 from ropemath.models.implementation_errors import (
-    bfloat16_distances,
-    distance_band_errors,
-    layout_pairs,
-    max_phase_error,
-    relative_error,
-    rope_float32_angles,
+    bfloat16_distances as bfloat16_distances,
+)
+from ropemath.models.implementation_errors import (
+    distance_band_errors as distance_band_errors,
+)
+from ropemath.models.implementation_errors import (
+    layout_pairs as layout_pairs,
+)
+from ropemath.models.implementation_errors import (
+    max_phase_error as max_phase_error,
+)
+from ropemath.models.implementation_errors import (
+    relative_error as relative_error,
+)
+from ropemath.models.implementation_errors import (
+    rope_float32_angles as rope_float32_angles,
 )
 from ropemath.models.implementations import (
     gptj_rope,
@@ -39,10 +49,16 @@ from ropemath.models.implementations import (
     rotate_half,
 )
 from ropemath.models.questions import (
-    dynamic_ntk_decode_scores,
-    left_padded_positions,
-    rope_pipeline,
-    to_tf32,
+    dynamic_ntk_decode_scores as dynamic_ntk_decode_scores,
+)
+from ropemath.models.questions import (
+    left_padded_positions as left_padded_positions,
+)
+from ropemath.models.questions import (
+    rope_pipeline as rope_pipeline,
+)
+from ropemath.models.questions import (
+    to_tf32 as to_tf32,
 )
 from ropemath.models.scaling import (
     angle_range_ratio,
@@ -68,17 +84,10 @@ from ropemath.models.yarn import (
     yarn_reference_frequencies,
 )
 
+# Importable from ropemath.models for the notebooks, not part of the top-level API (notebook helpers):
+# bfloat16_distances, distance_band_errors, layout_pairs, max_phase_error, relative_error, rope_float32_angles,
+# dynamic_ntk_decode_scores, left_padded_positions, rope_pipeline, to_tf32.
 __all__ = [
-    "bfloat16_distances",
-    "distance_band_errors",
-    "layout_pairs",
-    "max_phase_error",
-    "relative_error",
-    "rope_float32_angles",
-    "dynamic_ntk_decode_scores",
-    "left_padded_positions",
-    "rope_pipeline",
-    "to_tf32",
     "layout_verdicts",
     "real_layout_verdicts",
     "ROPE_TYPES",
