@@ -121,9 +121,11 @@ def cited_tests():
 
 
 def test_notebooks_cite_tests():
-    """Every notebook names the tests that pin its equations."""
+    """Every appendix notebook (09 on) names the tests that pin its equations; the main path 00-08 talks
+    about RoPE, not about the project's tests."""
     cited = {nb for nb, _, _ in cited_tests()}
-    assert cited == set(IDS), f"notebooks citing no test: {sorted(set(IDS) - cited)}"
+    appendix = {name for name in IDS if name[:2] >= "09"}
+    assert appendix <= cited, f"notebooks citing no test: {sorted(appendix - cited)}"
 
 
 @pytest.mark.parametrize("notebook,file,name", sorted(set(cited_tests())))
