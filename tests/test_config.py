@@ -177,6 +177,9 @@ def test_su_is_longrope_and_mrope_is_refused():
     su = dict(flat, rope_scaling=dict(flat["rope_scaling"], type="su"))
     assert np.array_equal(frequencies_from_config(su, seq_len=8192).theta,
                           frequencies_from_config(flat, seq_len=8192).theta)
+    old_phi3 = dict(flat, model_type="phi3", rope_scaling=dict(flat["rope_scaling"], type="yarn"))
+    assert np.array_equal(frequencies_from_config(old_phi3, seq_len=8192).theta,
+                          frequencies_from_config(flat, seq_len=8192).theta)  # Phi3Config reads "yarn" as LongRoPE
     mrope = {"rope_theta": 1e6, "head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}
     with pytest.raises(ValueError, match=r"^config has M-RoPE \(mrope_section\)"):
         frequencies_from_config(mrope)

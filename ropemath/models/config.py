@@ -4,7 +4,8 @@ Scope: :func:`frequencies_from_config`, which reads the RoPE keys of a Hugging F
 (``rope_parameters`` in transformers 5.x, ``rope_scaling`` before; nested or flat) and returns
 :math:`\theta_i` (transformers' ``inv_freq``) and the attention factor (transformers'
 ``attention_scaling``, which multiplies cos and sin) for the rope types ``default``, ``linear``,
-``dynamic``, ``yarn``, ``longrope`` (old name ``su``), ``llama3`` and ``proportional``.  The formulas are
+``dynamic``, ``yarn``, ``longrope`` (old name ``su``; ``yarn`` in a Phi-3 config), ``llama3`` and
+``proportional``.  The formulas are
 those of transformers' ``modeling_rope_utils.py`` (``ROPE_INIT_FUNCTIONS``, version 5.24), restated in float64.
 
 Defaults: where a config leaves a key out, transformers fills it; so does this function, the same way, and
@@ -50,6 +51,7 @@ __all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config"]
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 ALIASES = {"su": "longrope"}  # transformers' Phi-3 config reads the old name "su" as LongRoPE
+PHI3_TYPES = ("phi3", "phi4_multimodal")  # their config classes also read an old "yarn" as LongRoPE
 
 # transformers 5.24 ``default_theta`` of the config classes of the families this course covers (the mixin's
 # default is 10000.0; Gemma 3 has one per layer type)
@@ -244,6 +246,8 @@ def frequencies_from_config(
         raise ValueError("config has M-RoPE (mrope_section): its pairs follow 3 position axes (time, height, width), "
                          "which frequencies_from_config does not cover")
     rope_type = ALIASES.get(rope_type, rope_type)
+    if rope_type == "yarn" and flat.get("model_type") in PHI3_TYPES:
+        rope_type = "longrope"
     if rope_type not in ROPE_TYPES:
         raise ValueError(f"config['rope_type'] must be one of {', '.join(ROPE_TYPES)}, got {rope_type!r}")
     if seq_len is not None:
