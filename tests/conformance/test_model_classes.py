@@ -275,3 +275,26 @@ def test_phi3_longrope_switches_at_the_original_length():
     assert not np.allclose(short, frequencies_from_config(flat, seq_len=8192).theta)  # the lists differ
 
 
+
+
+# --- dynamic NTK while decoding: what transformers recomputes, step by step -----------------------------------
+
+
+def test_dynamic_ntk_recomputes_inv_freq_per_decoding_step_past_the_original_length():
+    """Notebooks 08 and 10: each decoding step past L uses theta(max(position_ids) + 1); the cache is not touched."""
+    from transformers import LlamaConfig
+    from transformers.models.llama import modeling_llama as mod
+
+    flat = {"hidden_size": 64, "num_attention_heads": 2, "head_dim": 32, "max_position_embeddings": 16,
+            "rope_theta": 10000.0, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}}
+    config = tiny(LlamaConfig, flat)
+    rot = mod.LlamaRotaryEmbedding(config)
+    x = torch.zeros(1, 1, 1, 32)
+    seen = []
+    for step in (torch.arange(16)[None], torch.tensor([[16]]), torch.tensor([[20]]), torch.tensor([[5]])):
+        rot(x, step)
+        seen.append(rot.inv_freq.double().numpy().copy())
+    expected = [frequencies_from_config(flat, seq_len=n).theta for n in (16, 17, 21, 16)]
+    for got, want in zip(seen, expected, strict=True):
+        assert np.all(np.abs(got - want) <= 8 * 2.0**-23 * want)
+    assert not np.allclose(seen[1], seen[2])  # negative control: each step past L has its own theta
