@@ -99,6 +99,8 @@ KINDS = {
     "w": "vectors",
     "feature_map": "callable",
     "kind": "choice",
+    "formula": "choice",
+    "layer_type": "text",
 }
 
 #: one valid value per parameter name

@@ -17,30 +17,30 @@ CONFIGS = {p.stem: json.loads(p.read_text()) for p in sorted(DATA.glob("*.json")
 
 def test_default_is_the_paper_frequencies():
     for name in ("llama2_7b", "mistral_7b"):
-        theta, attention = frequencies_from_config(CONFIGS[name])
+        theta, attention, _ = frequencies_from_config(CONFIGS[name])
         assert np.allclose(theta, frequencies(128, 10000.0), rtol=1e-15, atol=0) and attention == 1.0
-    theta, _ = frequencies_from_config(CONFIGS["llama3_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_8b"]).theta
     assert np.allclose(theta, frequencies(128, 500000.0), rtol=1e-15, atol=0)
     assert not np.allclose(theta, frequencies(128, 10000.0))  # negative control: the base matters
 
 
 def test_partial_rotary_uses_head_dim_times_factor():
-    theta, _ = frequencies_from_config(CONFIGS["gpt_neox_20b"])  # head_dim 96, factor 0.25 -> 24 dims, 12 pairs
+    theta = frequencies_from_config(CONFIGS["gpt_neox_20b"]).theta  # head_dim 96, factor 0.25 -> 24 dims, 12 pairs
     assert theta.shape == (12,) and np.allclose(theta, frequencies(24), rtol=1e-15)
 
 
 def test_linear_is_position_interpolation():
-    theta, _ = frequencies_from_config(CONFIGS["vicuna_7b_16k"])
+    theta = frequencies_from_config(CONFIGS["vicuna_7b_16k"]).theta
     assert np.allclose(theta, position_interpolation(128, 10000.0, scale=4.0), rtol=1e-15)
 
 
 def test_llama3_matches_the_llama31_bands():
-    theta, _ = frequencies_from_config(CONFIGS["llama3_1_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_1_8b"]).theta
     assert np.allclose(theta, llama31_frequencies(128, 500000.0), rtol=1e-12)
 
 
 def test_llama4_equal_factors_are_accepted():
-    theta, _ = frequencies_from_config(CONFIGS["llama4_scout"])
+    theta = frequencies_from_config(CONFIGS["llama4_scout"]).theta
     base = frequencies(128, 500000.0)
     long = 2 * math.pi / base > 8192
     assert np.array_equal(theta[long], base[long] / 16) and np.array_equal(theta[~long], base[~long])
@@ -49,24 +49,24 @@ def test_llama4_equal_factors_are_accepted():
 def test_dynamic_uses_factor():
     flat = CONFIGS["llama2_7b_dynamic"]  # factor 2, L = 4096
     for seq_len, expected_base in ((None, 10000.0), (2048, 10000.0), (8192, 10000.0 * 3.0 ** (128 / 126))):
-        theta, _ = frequencies_from_config(flat, seq_len=seq_len)
+        theta = frequencies_from_config(flat, seq_len=seq_len).theta
         assert np.allclose(theta, frequencies(128, expected_base), rtol=1e-13)
-    theta, _ = frequencies_from_config(flat, seq_len=8192)
+    theta = frequencies_from_config(flat, seq_len=8192).theta
     assert not np.allclose(theta, frequencies(128, 10000.0 * 2.0 ** (128 / 126)))  # ignoring factor is wrong
 
 
 def test_yarn_attention_factors():
     assert frequencies_from_config(CONFIGS["qwen2_5_7b_yarn"]).attention_factor == pytest.approx(0.1 * math.log(4) + 1)
     assert frequencies_from_config(CONFIGS["deepseek_v3"]).attention_factor == 1.0  # mscale / mscale_all_dim = 1
-    theta, _ = frequencies_from_config(CONFIGS["qwen2_5_7b_yarn"])
+    theta = frequencies_from_config(CONFIGS["qwen2_5_7b_yarn"]).theta
     base = frequencies(128, 1e6)
     assert theta[0] == base[0] and theta[-1] == pytest.approx(base[-1] / 4, rel=1e-15)  # kept / interpolated ends
 
 
 def test_longrope_switches_lists_and_attention_factor():
     flat = CONFIGS["phi3_128k"]
-    short, attention = frequencies_from_config(flat, seq_len=4096)
-    long, _ = frequencies_from_config(flat, seq_len=4097)
+    short, attention, _ = frequencies_from_config(flat, seq_len=4096)
+    long = frequencies_from_config(flat, seq_len=4097).theta
     base = frequencies(96, 10000.0)
     assert np.allclose(short, base / np.array(flat["rope_scaling"]["short_factor"]), rtol=1e-15)
     assert np.allclose(long, base / np.array(flat["rope_scaling"]["long_factor"]), rtol=1e-15)
@@ -78,7 +78,6 @@ def test_longrope_switches_lists_and_attention_factor():
     ("config", "message"),
     [
         ({"rope_theta": 1e4, "head_dim": 8, "rope_type": "ntk-by-parts"}, r"config\['rope_type'\] must be one of"),
-        ({"head_dim": 8}, r"config\['rope_theta'\] is required"),
         ({"rope_theta": 1e4}, r"config\['head_dim'\] is required"),
         ({"rope_theta": 1e4, "head_dim": 8, "rope_type": "linear"}, r"config\['factor'\] is required"),
         ({"rope_theta": 1e4, "head_dim": 8, "rope_type": "linear", "factor": -2}, r"config\['factor'\] must be > 0"),
@@ -111,9 +110,9 @@ def test_hf_dynamic_with_factor_one_is_ropemaths_dynamic_ntk():
     flat = {"rope_theta": 1e4, "head_dim": 128, "max_position_embeddings": 4096, "rope_type": "dynamic"}
     for n in (2048, 8192, 16384):
         ours = dynamic_ntk_frequencies(128, 1e4, length=n, original_length=4096)
-        f1, _ = frequencies_from_config(dict(flat, factor=1.0), seq_len=n)
+        f1 = frequencies_from_config(dict(flat, factor=1.0), seq_len=n).theta
         assert np.allclose(f1, ours, rtol=1e-12)
-        f2, _ = frequencies_from_config(dict(flat, factor=2.0), seq_len=n)
+        f2 = frequencies_from_config(dict(flat, factor=2.0), seq_len=n).theta
         assert (n <= 4096) == np.allclose(f2, ours, rtol=1e-12)
 
 
@@ -124,3 +123,78 @@ def test_layout_verdicts_table_of_notebook_07():
     assert table == {"Meta complex form": {"interleaved": True, "half": False},
                      "GPT-J rotate_every_two": {"interleaved": True, "half": False},
                      "GPT-NeoX / HF rotate_half": {"interleaved": False, "half": True}}
+
+
+# --- what real configs contain: per-layer RoPE, defaults, old names, M-RoPE ---------------------------------
+
+
+def test_gemma3_4x_config_requires_the_layer_type():
+    flat = CONFIGS["gemma3_1b"]  # rope_theta 1e6 on full-attention layers, rope_local_base_freq 1e4 on the others
+    with pytest.raises(ValueError, match="layer_type must be one of 'full_attention', 'sliding_attention'"):
+        frequencies_from_config(flat)  # never silently the global layers' theta
+    assert np.array_equal(frequencies_from_config(flat, layer_type="full_attention").theta, frequencies(256, 1e6))
+    assert np.array_equal(frequencies_from_config(flat, layer_type="sliding_attention").theta, frequencies(256, 1e4))
+    with pytest.raises(ValueError, match="layer_type must be one of"):
+        frequencies_from_config(flat, layer_type="global")
+
+
+def test_gemma3_text_config_scales_only_the_global_layers():
+    flat = CONFIGS["gemma3_12b"]  # multimodal: the text model's keys are in text_config; linear factor 8
+    full = frequencies_from_config(flat, layer_type="full_attention").theta
+    local = frequencies_from_config(flat, layer_type="sliding_attention").theta
+    assert np.allclose(full, frequencies(256, 1e6) / 8, rtol=1e-15) and np.array_equal(local, frequencies(256, 1e4))
+    assert not np.allclose(local, frequencies(256, 1e4) / 8)  # negative control: the local layers are not scaled
+
+
+def test_transformers5_per_layer_rope_parameters():
+    config = {"head_dim": 8, "layer_types": ["sliding_attention", "full_attention"], "rope_parameters": {
+        "full_attention": {"rope_type": "linear", "factor": 2.0, "rope_theta": 1e6},
+        "sliding_attention": {"rope_type": "default", "rope_theta": 1e4}}}
+    assert np.allclose(frequencies_from_config(config, layer_type="full_attention").theta, frequencies(8, 1e6) / 2)
+    assert np.array_equal(frequencies_from_config(config, layer_type="sliding_attention").theta, frequencies(8, 1e4))
+    with pytest.raises(ValueError, match="layer_type must be one of"):
+        frequencies_from_config(config)
+    with pytest.raises(ValueError, match="layer_type must be None"):
+        frequencies_from_config(CONFIGS["llama2_7b"], layer_type="full_attention")
+
+
+def test_defaults_are_filled_as_transformers_fills_them_and_reported():
+    r = frequencies_from_config({"model_type": "llama", "head_dim": 8})
+    assert r.filled == {"rope_theta": 10000.0} and np.array_equal(r.theta, frequencies(8, 1e4))
+    assert frequencies_from_config({"model_type": "llama4_text", "head_dim": 8}).filled == {"rope_theta": 500000.0}
+    assert frequencies_from_config(CONFIGS["llama2_7b"]).filled == {}  # nothing to fill: nothing reported
+    yarn = {"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 4096, "rope_type": "yarn", "factor": 4.0}
+    r = frequencies_from_config(yarn)
+    assert r.filled == {"original_max_position_embeddings": 4096}
+    explicit = frequencies_from_config(dict(yarn, original_max_position_embeddings=4096))
+    assert np.array_equal(r.theta, explicit.theta) and explicit.filled == {}
+    other = frequencies_from_config(dict(yarn, original_max_position_embeddings=1024)).theta
+    assert not np.allclose(other, r.theta)  # negative control: the filled value matters
+
+
+def test_su_is_longrope_and_mrope_is_refused():
+    flat = CONFIGS["phi3_128k"]
+    su = dict(flat, rope_scaling=dict(flat["rope_scaling"], type="su"))
+    assert np.array_equal(frequencies_from_config(su, seq_len=8192).theta,
+                          frequencies_from_config(flat, seq_len=8192).theta)
+    old_phi3 = dict(flat, model_type="phi3", rope_scaling=dict(flat["rope_scaling"], type="yarn"))
+    assert np.array_equal(frequencies_from_config(old_phi3, seq_len=8192).theta,
+                          frequencies_from_config(flat, seq_len=8192).theta)  # Phi3Config reads "yarn" as LongRoPE
+    mrope = {"rope_theta": 1e6, "head_dim": 128, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}}
+    with pytest.raises(ValueError, match=r"^config has M-RoPE \(mrope_section\)"):
+        frequencies_from_config(mrope)
+
+
+def test_proportional_partial_rotary_divides_by_head_dim():
+    """The two partial-rotary variants: d_rot-dimensional frequencies vs the first pairs of a head_dim RoPE."""
+    config = {"rope_theta": 1e4, "head_dim": 16, "partial_rotary_factor": 0.5}
+    classic = frequencies_from_config(config).theta
+    proportional = frequencies_from_config(dict(config, rope_type="proportional")).theta
+    assert np.array_equal(classic, frequencies(8, 1e4))
+    assert proportional.shape == (8,) and np.array_equal(proportional[:4], frequencies(16, 1e4)[:4])
+    assert np.all(proportional[4:] == 0) and not np.allclose(proportional[:4], classic)
+
+
+def test_llama31_frequencies_accept_equal_band_factors():
+    th = llama31_frequencies(128, 500000.0, factor=16.0, low_freq_factor=1.0, high_freq_factor=1.0)
+    assert np.array_equal(th, frequencies_from_config(CONFIGS["llama4_scout"]).theta)

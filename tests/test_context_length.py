@@ -30,7 +30,7 @@ def test_critical_pair_by_loop_and_closed_form():
 
 def test_two_readings_of_yarn_bands():
     th = frequencies(D, B)
-    paper_b = yarn_bands(yarn_frequencies(D, B, scale=S, original_length=L), th, S)
+    paper_b = yarn_bands(yarn_frequencies(D, B, scale=S, original_length=L, formula="paper"), th, S)
     paper_bp = yarn_bands(yarn_bprime_frequencies(D, B, scale=S, original_length=L), th, S)
     assert (paper_b["kept"][[0, -1]].tolist(), paper_b["interpolated"][[0, -1]].tolist()) == ([0, 20], [46, 63])
     assert (paper_bp["kept"][[0, -1]].tolist(), paper_bp["interpolated"][[0, -1]].tolist()) == ([0, 16], [35, 63])

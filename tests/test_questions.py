@@ -1,8 +1,11 @@
 """Notebook 10's answers: rotated values, KV-cache offsets, dynamic scaling, aliasing, bfloat16 cos/sin tables."""
 
+import math
+
 import numpy as np
 import pytest
 
+import ropemath
 from ropemath import apply_rope, dynamic_ntk_frequencies, frequencies, to_bfloat16
 from ropemath.models.pitfalls import aliased_frequency, attention_outputs, cached_key_scores, hf_cos_sin_error
 
@@ -90,3 +93,75 @@ def test_identities_stated_in_notebook_10():
     # negative positions: R_-m R_m = I
     x = rng.standard_normal(128)
     assert np.abs(apply_rope(apply_rope(x, 5, layout="half", base=1e4), -5, layout="half", base=1e4) - x).max() < 1e-14
+
+
+# --- positions in a cache, dynamic NTK while decoding, bfloat16 / TF32 pipelines (notebook 10) ------------
+
+
+def _round_bits(v: float, bits: int) -> float:
+    """Round to `bits` significant bits, ties to even (math.frexp + Python's round): independent of ropemath."""
+    if v == 0:
+        return 0.0
+    mant, exp = math.frexp(v)  # v = mant * 2**exp, 0.5 <= |mant| < 1
+    return round(mant * 2**bits) / 2**bits * 2.0**exp
+
+
+def test_to_tf32_keeps_11_significant_bits():
+    from ropemath.models import to_tf32
+
+    values = np.array([1.0, 2047.0, 2048.0, 2049.0, 2051.0, 4097.0, 1 / 3, 0.1, -12345.678])
+    expected = [_round_bits(float(np.float32(v)), 11) for v in values]
+    assert to_tf32(values).tolist() == expected
+    assert to_tf32([2049.0])[0] == 2048.0 and np.float32(2049.0) == 2049.0  # negative control: float32 keeps it
+
+
+def test_rope_pipelines_against_an_elementwise_loop():
+    from ropemath.models import rope_pipeline
+
+    rng = np.random.default_rng(3)
+    x, theta, m = rng.standard_normal((2, 8)), ropemath.frequencies(8, 500000.0), np.array([3000, 70000])
+    xb = np.vectorize(lambda v: _round_bits(v, 8))(x)
+    got = {p: rope_pipeline(x, m, theta, p) for p in ("float64", "transformers", "meta")}
+    assert np.allclose(got["float64"], apply_rope(xb, m, layout="half", theta=theta), rtol=0, atol=1e-13)
+    bf = lambda v: _round_bits(float(v), 8)  # noqa: E731
+    f32 = np.float32
+    want = np.empty_like(x)
+    for row in range(2):
+        for j in range(8):
+            i, partner, sign = (j, j + 4, -1.0) if j < 4 else (j - 4, j - 4, 1.0)
+            phi = float(f32(f32(m[row]) * f32(theta[i])))
+            c, s = bf(f32(math.cos(phi))), bf(f32(math.sin(phi)))
+            want[row, j] = bf(bf(xb[row, j] * c) + bf(sign * xb[row, partner] * s))
+    assert np.array_equal(got["transformers"], want)
+    assert not np.array_equal(got["meta"], got["transformers"])  # negative control: one rounding vs three
+    with pytest.raises(ValueError, match="pipeline must be"):
+        rope_pipeline(x, m, theta, "bf16")
+
+
+def test_left_padded_positions_and_sink_rerotation():
+    from ropemath.models import left_padded_positions
+
+    position_ids, slots = left_padded_positions([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]])
+    assert position_ids.tolist() == [[1, 1, 0, 1, 2], [0, 1, 2, 3, 4]] and slots.tolist() == [0, 1, 2, 3, 4]
+    with pytest.raises(ValueError, match="attention_mask"):
+        left_padded_positions([1, 0, 2])
+    k = np.random.default_rng(4).standard_normal((3, 8))
+    p = np.array([10, 11, 12])
+    shifted = apply_rope(apply_rope(k, p, layout="half", base=1e4), -4, layout="half", base=1e4)
+    assert np.allclose(shifted, apply_rope(k, p - 4, layout="half", base=1e4), atol=1e-12)
+    assert not np.allclose(shifted, apply_rope(k, p, layout="half", base=1e4))  # negative control
+
+
+def test_dynamic_ntk_decode_scores_stale_only_past_the_original_length():
+    from ropemath.models import dynamic_ntk_decode_scores
+
+    rng = np.random.default_rng(5)
+    for n, stale in ((15, False), (16, True), (40, True)):
+        q, keys = rng.standard_normal(8), rng.standard_normal((n + 1, 8))
+        cached, fresh = dynamic_ntk_decode_scores(q, keys, d_base=1e4, factor=2.0, original_length=16)
+        now = ropemath.frequencies_from_config({"rope_theta": 1e4, "head_dim": 8, "max_position_embeddings": 16,
+                                                "rope_type": "dynamic", "factor": 2.0}, seq_len=n + 1).theta
+        by_loop = [apply_rope(q, n, layout="half", theta=now) @ apply_rope(k, p, layout="half", theta=now)
+                   for p, k in enumerate(keys)]
+        assert np.allclose(fresh, by_loop, atol=1e-12)
+        assert (not np.allclose(cached, fresh, atol=1e-9)) == stale

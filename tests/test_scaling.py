@@ -195,7 +195,8 @@ def test_yarn_ramp_piecewise():
 @pytest.mark.parametrize("d, base, s, length", [(128, 1e4, 16.0, 4096), (128, 1e4, 8.0, 4096), (64, 5e5, 4.0, 2048),
                                                 (8, 100.0, 4.0, 64)])
 def test_yarn_paper_matches_the_loop(d, base, s, length):
-    assert close(yarn_frequencies(d, base, scale=s, original_length=length), loop_yarn_paper(d, base, s, length))
+    paper = yarn_frequencies(d, base, scale=s, original_length=length, formula="paper")
+    assert close(paper, loop_yarn_paper(d, base, s, length))
 
 
 @pytest.mark.parametrize("truncate", [True, False])
@@ -231,7 +232,7 @@ def test_yarn_paper_vs_reference_difference_is_pinned(s, worst_pair, worst_ratio
     """The two YaRN ramps agree outside pairs 21..45 and differ by up to a factor 3 inside (d=128, L=4096)."""
     paper = np.array(loop_yarn_paper(D, BASE, s, L))
     ref = np.array(loop_yarn_reference(D, BASE, s, L))
-    ours_p = yarn_frequencies(D, BASE, scale=s, original_length=L)
+    ours_p = yarn_frequencies(D, BASE, scale=s, original_length=L, formula="paper")
     ours_r = yarn_reference_frequencies(D, BASE, scale=s, original_length=L)
     differ = np.flatnonzero(np.abs(ours_r - ours_p) > 1e-12 * ours_p)
     assert differ.tolist() == list(range(21, 46))  # paper γ: pairs 21..45 are inside (20.94, 45.03)
@@ -270,7 +271,7 @@ def test_yarn_difference_split_into_ramp_shape_and_rounding(s, shape, rounding):
 def test_yarn_reference_ramp_is_linear_in_index_paper_ramp_linear_in_r():
     th = frequencies(D)
     w_ref = (yarn_reference_frequencies(D, BASE, scale=S, original_length=L) / th - 1 / S) / (1 - 1 / S)
-    w_paper = (yarn_frequencies(D, BASE, scale=S, original_length=L) / th - 1 / S) / (1 - 1 / S)
+    w_paper = (yarn_frequencies(D, BASE, scale=S, original_length=L, formula="paper") / th - 1 / S) / (1 - 1 / S)
     i = np.arange(21, 46)
     assert np.allclose(np.diff(w_ref[i]), -1 / 26, atol=1e-12)  # linear in i, slope -1/(high - low)
     r = L * th[i] / (2 * np.pi)
@@ -302,7 +303,8 @@ def test_llama31_matches_the_loop_and_counts():
 
 def test_llama31_is_the_yarn_paper_ramp_with_beta_4():
     """smooth = (L/λ - 1)/(4 - 1) is YaRN's γ(r) with r = L/λ, α = 1, β = 4 (no attention factor)."""
-    yarn = yarn_frequencies(128, 500000.0, scale=8.0, original_length=8192, alpha=1.0, beta=4.0)
+    yarn = yarn_frequencies(128, 500000.0, scale=8.0, original_length=8192, beta_slow=1.0, beta_fast=4.0,
+                           formula="paper")
     assert close(llama31_frequencies(), yarn, rtol=1e-14)
 
 
@@ -468,3 +470,14 @@ def test_unseen_angles_figure_is_registered_and_labelled():
     assert any(label.startswith("no scaling") and ": 18 pairs" in label for label in labels)
     assert any(label.startswith("NTK") and ": 17 pairs" in label for label in labels)
     assert sum(": 0 pairs" in label for label in labels) == 3  # PI and both YaRN versions
+
+
+def test_yarn_frequencies_default_is_the_reference_code_and_paper_is_explicit():
+    code = yarn_frequencies(128, 1e4, scale=16.0, original_length=4096)
+    assert np.array_equal(code, yarn_reference_frequencies(128, 1e4, scale=16.0, original_length=4096))
+    paper = yarn_frequencies(128, 1e4, scale=16.0, original_length=4096, formula="paper")
+    assert not np.allclose(code, paper)  # the two ramps differ: the default is not the paper's
+    with pytest.raises(ValueError, match="formula must be 'code' or 'paper'"):
+        yarn_frequencies(128, scale=2.0, original_length=64, formula="hf")
+    with pytest.raises(ValueError, match="truncate must be True for formula='paper'"):
+        yarn_frequencies(128, scale=2.0, original_length=64, formula="paper", truncate=False)

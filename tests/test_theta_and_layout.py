@@ -98,7 +98,7 @@ def test_theta_equals_base_when_it_is_the_same_frequencies():
 
 
 def test_theta_from_a_config_is_used():
-    theta, _ = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8, "rope_type": "linear", "factor": 4.0})
+    theta = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8, "rope_type": "linear", "factor": 4.0}).theta
     x = np.array([1.0, 0.0, 1.0, 0.0, 1.0, 0.0, 1.0, 0.0])
     # position interpolation: position 4 with theta / 4 is position 1 with theta
     assert np.allclose(

@@ -12,6 +12,7 @@ arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
 from ropemath.models import agreement as _agreement
 from ropemath.models import config as _config
 from ropemath.models import context_length as _context_length
+from ropemath.models import deployment as _deployment
 from ropemath.models import implementations as _implementations
 from ropemath.models import pitfalls as _pitfalls
 from ropemath.models import scaling as _scaling
@@ -19,6 +20,7 @@ from ropemath.models import yarn as _yarn
 from ropemath.models.agreement import *  # noqa: F403
 from ropemath.models.config import *  # noqa: F403
 from ropemath.models.context_length import *  # noqa: F403
+from ropemath.models.deployment import *  # noqa: F403
 from ropemath.models.implementations import *  # noqa: F403
 from ropemath.models.pitfalls import *  # noqa: F403
 from ropemath.models.scaling import *  # noqa: F403
@@ -32,4 +34,5 @@ __all__ = [
     *_yarn.__all__,
     *_context_length.__all__,
     *_pitfalls.__all__,
+    *_deployment.__all__,
 ]

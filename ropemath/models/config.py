@@ -4,8 +4,21 @@ Scope: :func:`frequencies_from_config`, which reads the RoPE keys of a Hugging F
 (``rope_parameters`` in transformers 5.x, ``rope_scaling`` before; nested or flat) and returns
 :math:`\theta_i` (transformers' ``inv_freq``) and the attention factor (transformers'
 ``attention_scaling``, which multiplies cos and sin) for the rope types ``default``, ``linear``,
-``dynamic``, ``yarn``, ``longrope`` and ``llama3``.  The formulas are those of transformers'
-``modeling_rope_utils.py`` (``ROPE_INIT_FUNCTIONS``), restated in float64.
+``dynamic``, ``yarn``, ``longrope`` (old name ``su``; ``yarn`` in a Phi-3 config), ``llama3`` and
+``proportional``.  The formulas are
+those of transformers' ``modeling_rope_utils.py`` (``ROPE_INIT_FUNCTIONS``, version 5.24), restated in float64.
+
+Defaults: where a config leaves a key out, transformers fills it; so does this function, the same way, and
+says so in the result's ``filled``: ``rope_theta`` from the model type's ``default_theta`` (10000 unless the
+config class overrides it: 500000 for ``llama4``/``cohere``, 10⁶ (global) and 10⁴ (local) for Gemma 3), and
+``original_max_position_embeddings`` of ``yarn``/``llama3``/``longrope`` from the top-level key (Phi-3) or
+``max_position_embeddings``.
+
+Per-layer RoPE: a config whose layers use different θ (transformers 5.x ``rope_parameters`` keyed by layer
+type, e.g. Gemma 3's ``full_attention``/``sliding_attention``; a 4.x Gemma 3 config with
+``rope_local_base_freq``) needs ``layer_type=``; without it the call raises instead of returning one
+layer's θ.  Configs with a ``text_config`` (Llama 4, Gemma 3 multimodal) are read from it.  M-RoPE
+(``mrope_section``, Qwen2-VL) is refused with a one-line message: its pairs follow three position axes.
 
 Precision: transformers computes ``inv_freq`` in float32; ropemath returns the float64 value of
 the same formula (the *exact* value up to float64 rounding, not HF's float32 rounding).  The two
@@ -36,25 +49,76 @@ from ropemath.core._validate import MAX_D, check_int, finite_result
 
 __all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config"]
 
-ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3")
+ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
+ALIASES = {"su": "longrope"}  # transformers' Phi-3 config reads the old name "su" as LongRoPE
+PHI3_TYPES = ("phi3", "phi4_multimodal")  # their config classes also read an old "yarn" as LongRoPE
+
+# transformers 5.24 ``default_theta`` of the config classes of the families this course covers (the mixin's
+# default is 10000.0; Gemma 3 has one per layer type)
+DEFAULT_THETA = {"llama4": 500000.0, "llama4_text": 500000.0, "cohere": 500000.0}
+GEMMA3_TYPES = ("gemma3", "gemma3_text")
+LAYER_TYPES = ("full_attention", "sliding_attention")
 
 
 class RopeFrequencies(NamedTuple):
-    """θ_i (float64, shape (d/2,), transformers' ``inv_freq``) and the attention factor (``attention_scaling``)."""
+    """θ_i (float64, shape (d/2,), transformers' ``inv_freq``), the attention factor (``attention_scaling``),
+    and the defaults filled in for keys the config left out (``{key: value}``, empty when none)."""
 
     theta: np.ndarray
     attention_factor: float
+    filled: dict
 
 
-def _flatten(config: object) -> dict:
+def _per_layer(config: Mapping) -> dict | None:
+    """The per-layer-type RoPE dicts of a config, or None if every layer uses the same θ."""
+    rope = config.get("rope_parameters")
+    if isinstance(rope, Mapping) and rope and all(isinstance(v, Mapping) for v in rope.values()):
+        return dict(rope)  # transformers 5.x: {"full_attention": {...}, "sliding_attention": {...}}
+    if config.get("model_type") in GEMMA3_TYPES or "rope_local_base_freq" in config:  # transformers 4.x Gemma 3
+        scaling = config.get("rope_scaling") if isinstance(config.get("rope_scaling"), Mapping) else {}
+        local = {"rope_type": "default"}
+        if config.get("rope_local_base_freq") is not None:
+            local["rope_theta"] = config["rope_local_base_freq"]
+        return {"full_attention": dict(scaling), "sliding_attention": local}
+    return None
+
+
+def _flatten(config: object, layer_type: object) -> dict:
     if not isinstance(config, Mapping):
         raise TypeError(f"config must be a mapping (a Hugging Face config as a dict), got {type(config).__name__}")
-    flat = dict(config)
+    text = config.get("text_config")
+    if isinstance(text, Mapping) and "rope_theta" not in config and "rope_parameters" not in config:
+        config = text
+    flat = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_parameters")}
+    per_layer = _per_layer(config)
+    if per_layer is not None:
+        if layer_type not in per_layer:
+            raise ValueError(f"layer_type must be one of {', '.join(map(repr, per_layer))} "
+                             f"(this config's layers use different RoPE), got {layer_type!r}")
+        flat.update(per_layer[layer_type])
+        flat["_layer_type"] = layer_type
+        return flat
+    if layer_type is not None:
+        raise ValueError(f"layer_type must be None: this config uses one RoPE for all layers, got {layer_type!r}")
     for nested in ("rope_scaling", "rope_parameters"):
-        inner = flat.get(nested)
+        inner = config.get(nested)
         if isinstance(inner, Mapping):
             flat.update(inner)
     return flat
+
+
+def _fill_defaults(flat: dict, rope_type: str) -> dict:
+    """Fill the keys transformers 5.24 fills (``standardize_rope_params``); return what was filled."""
+    filled = {}
+    if flat.get("rope_theta") is None:
+        if flat.get("model_type") in GEMMA3_TYPES:
+            filled["rope_theta"] = 10_000.0 if flat.get("_layer_type") == "sliding_attention" else 1_000_000.0
+        else:
+            filled["rope_theta"] = DEFAULT_THETA.get(flat.get("model_type"), 10000.0)
+    if rope_type in ("yarn", "llama3", "longrope") and flat.get("original_max_position_embeddings") is None:
+        filled["original_max_position_embeddings"] = flat.get("max_position_embeddings")
+    flat.update({k: v for k, v in filled.items() if v is not None})
+    return {k: v for k, v in filled.items() if v is not None}
 
 
 def _number(flat: dict, key: str, *, positive: bool = True, default: object = None) -> float:
@@ -94,7 +158,7 @@ def _factor_list(flat: dict, key: str, pairs: int) -> np.ndarray:
     return arr
 
 
-def _yarn(flat: dict, theta: np.ndarray, base: float, dim: int) -> RopeFrequencies:
+def _yarn(flat: dict, theta: np.ndarray, base: float, dim: int) -> tuple[np.ndarray, float]:
     original = _number(flat, "original_max_position_embeddings")
     factor = flat.get("factor")
     factor = _number(flat, "max_position_embeddings") / original if factor is None else _number(flat, "factor")
@@ -125,7 +189,7 @@ def _yarn(flat: dict, theta: np.ndarray, base: float, dim: int) -> RopeFrequenci
         high += 0.001  # as transformers: avoid a division by zero
     ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
     keep = 1.0 - ramp  # 1: extrapolate (keep θ_i), 0: interpolate (θ_i / factor)
-    return RopeFrequencies(theta / factor * (1.0 - keep) + theta * keep, float(attention))
+    return theta / factor * (1.0 - keep) + theta * keep, float(attention)
 
 
 def _llama3(flat: dict, theta: np.ndarray) -> np.ndarray:
@@ -144,8 +208,10 @@ def _llama3(flat: dict, theta: np.ndarray) -> np.ndarray:
 
 
 @finite_result
-def frequencies_from_config(config: Mapping, *, seq_len: int | None = None) -> RopeFrequencies:
-    r"""Return θ_i and the attention factor of a Hugging Face config (``inv_freq``, ``attention_scaling``).
+def frequencies_from_config(
+    config: Mapping, *, seq_len: int | None = None, layer_type: str | None = None
+) -> RopeFrequencies:
+    r"""Return θ_i, the attention factor and the filled defaults of a Hugging Face config.
 
     .. math::
         \theta_i = \mathrm{rope\_theta}^{-2i/d}, \quad i = 0, \dots, d/2 - 1, \quad
@@ -153,46 +219,65 @@ def frequencies_from_config(config: Mapping, *, seq_len: int | None = None) -> R
 
     then per ``rope_type``: ``linear`` :math:`\theta_i/s`; ``dynamic`` the base
     :math:`b\,(s\ell/L - (s - 1))^{d/(d-2)}` with :math:`\ell = \max(\mathrm{seq\_len}, L)`;
-    ``yarn`` the ramp between :math:`\theta_i/s` and :math:`\theta_i` (correction range from
+    ``yarn`` the reference code's ramp between :math:`\theta_i/s` and :math:`\theta_i` (correction range from
     ``beta_fast``, ``beta_slow``), attention factor :math:`0.1\,m\ln s + 1` (ratio of two with
     ``mscale``/``mscale_all_dim``); ``longrope`` :math:`\theta_i/\mathrm{ext}_i` with the long factors
     when ``seq_len`` exceeds the original length, attention factor :math:`\sqrt{1 + \ln s/\ln L_0}`;
-    ``llama3`` Llama 3.1's bands.  Source: transformers ``modeling_rope_utils.py`` (5.x).
+    ``llama3`` Llama 3.1's bands; ``proportional`` :math:`\mathrm{rope\_theta}^{-2i/\mathrm{head\_dim}}` for
+    the first ``partial_rotary_factor · head_dim/2`` pairs and 0 (no rotation) for the others, over the whole
+    head.  Source: transformers ``modeling_rope_utils.py`` (5.24).
 
     ``config``: a dict with HF's keys, flat or with a nested ``rope_parameters`` / ``rope_scaling``
-    (``rope_type`` or legacy ``type``; missing means ``default``).  Other keys are ignored.
+    (``rope_type`` or legacy ``type``; missing means ``default``), or a ``text_config``.  ``layer_type``
+    (``"full_attention"`` or ``"sliding_attention"``) is required exactly when the config's layers use
+    different RoPE.  Other keys are ignored.
 
     >>> r = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8})
-    >>> r.theta.tolist(), r.attention_factor
-    ([1.0, 0.1, 0.01, 0.001], 1.0)
+    >>> r.theta.tolist(), r.attention_factor, r.filled
+    ([1.0, 0.1, 0.01, 0.001], 1.0, {})
+    >>> frequencies_from_config({"model_type": "llama", "head_dim": 8}).filled
+    {'rope_theta': 10000.0}
     >>> frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8, "rope_type": "linear", "factor": 4.0}).theta[0]
     np.float64(0.25)
     """
-    flat = _flatten(config)
+    flat = _flatten(config, layer_type)
     rope_type = flat.get("rope_type", flat.get("type", "default"))
+    if "mrope_section" in flat or rope_type == "mrope":
+        raise ValueError("config has M-RoPE (mrope_section): its pairs follow 3 position axes (time, height, width), "
+                         "which frequencies_from_config does not cover")
+    rope_type = ALIASES.get(rope_type, rope_type)
+    if rope_type == "yarn" and flat.get("model_type") in PHI3_TYPES:
+        rope_type = "longrope"
     if rope_type not in ROPE_TYPES:
         raise ValueError(f"config['rope_type'] must be one of {', '.join(ROPE_TYPES)}, got {rope_type!r}")
     if seq_len is not None:
         check_int(seq_len, "seq_len", minimum=1)
+    filled = _fill_defaults(flat, rope_type)
     base = _number(flat, "rope_theta")
     if base <= 1:
         raise ValueError(f"config['rope_theta'] must be > 1, got {base!r}")
+    if rope_type == "proportional":
+        head_dim = _rotary_dim(dict(flat, partial_rotary_factor=1.0))
+        angles = int(_number(flat, "partial_rotary_factor", default=1.0) * head_dim // 2)
+        theta = np.zeros(head_dim // 2)
+        theta[:angles] = base ** -(np.arange(0, 2 * angles, 2, dtype=np.float64) / head_dim)
+        return RopeFrequencies(theta / _number(flat, "factor", default=1.0), 1.0, filled)
     dim = _rotary_dim(flat)
     exponents = np.arange(0, dim, 2, dtype=np.float64) / dim
     theta = base**-exponents
     if rope_type == "default":
-        return RopeFrequencies(theta, 1.0)
+        return RopeFrequencies(theta, 1.0, filled)
     if rope_type == "linear":
-        return RopeFrequencies(theta / _number(flat, "factor"), 1.0)
+        return RopeFrequencies(theta / _number(flat, "factor"), 1.0, filled)
     if rope_type == "dynamic":
         factor, length = _number(flat, "factor"), _number(flat, "max_position_embeddings")
         current = max(seq_len if seq_len is not None else length, length)
         new_base = base * ((factor * current / length) - (factor - 1)) ** (dim / (dim - 2))
-        return RopeFrequencies(new_base**-exponents, 1.0)
+        return RopeFrequencies(new_base**-exponents, 1.0, filled)
     if rope_type == "yarn":
-        return _yarn(flat, theta, base, dim)
+        return RopeFrequencies(*_yarn(flat, theta, base, dim), filled)
     if rope_type == "llama3":
-        return RopeFrequencies(_llama3(flat, theta), 1.0)
+        return RopeFrequencies(_llama3(flat, theta), 1.0, filled)
     # longrope
     original = _number(flat, "original_max_position_embeddings")
     factor = flat.get("factor")
@@ -204,4 +289,4 @@ def frequencies_from_config(config: Mapping, *, seq_len: int | None = None) -> R
         attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
     key = "long_factor" if seq_len is not None and seq_len > original else "short_factor"
     ext = _factor_list(flat, key, dim // 2)
-    return RopeFrequencies(theta / ext, float(attention))
+    return RopeFrequencies(theta / ext, float(attention), filled)

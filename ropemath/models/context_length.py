@@ -148,7 +148,7 @@ def yarn_paper_vs_code(d: int, base: float, *, scale: float, original_length: in
     ((21, 45, 25), 38, 3.0414)
     """
     kw = {"scale": scale, "original_length": original_length}
-    p = yarn_frequencies(d, base, **kw)
+    p = yarn_frequencies(d, base, formula="paper", **kw)
     c = yarn_reference_frequencies(d, base, **kw)
     u = yarn_reference_frequencies(d, base, truncate=False, **kw)
     differ = np.flatnonzero(np.abs(c - p) > 1e-12 * p)

@@ -8,8 +8,10 @@ that each one is :func:`ropemath.apply_rope` in one of the two pair layouts:
   as complex numbers and multiplied by :math:`e^{\mathrm{i} m\theta_i}` (interleaved layout);
 * GPT-J / mesh-transformer-jax (``rotate_every_two``): interleaved, with each sin/cos value
   repeated for the two coordinates of its pair;
-* GPT-NeoX / Hugging Face transformers (``rotate_half``): pairs ``(x[i], x[i+d/2])``, cos/sin
-  built from ``cat(freqs, freqs)`` (half layout);
+* GPT-NeoX and transformers' Llama-style models (``rotate_half``): pairs ``(x[i], x[i+d/2])``,
+  cos/sin built from ``cat(freqs, freqs)`` (half layout).  The layout is per model in transformers:
+  Llama 4 keeps Meta's complex form, Cohere's ``rotate_half`` pairs neighbours (interleaved), DeepSeek-V3
+  rotates interleaved pairs and writes them out in the half layout (``tests/conformance/test_model_classes.py``);
 * partial rotary (GPT-J ``rotary_dim``, GPT-NeoX ``rotary_pct``): only the first ``rotary_dim``
   coordinates of a head are rotated, the rest pass through.
 

@@ -161,7 +161,7 @@ def extension_frequencies(
         "PI": position_interpolation(d, base, scale=s),
         "NTK": ntk_frequencies(d, base, scale=s),
         "dynamic NTK at L'": dynamic_ntk_frequencies(d, base, length=round(s * L), original_length=L),
-        "YaRN (paper)": yarn_frequencies(d, base, scale=s, original_length=L),
+        "YaRN (paper)": yarn_frequencies(d, base, scale=s, original_length=L, formula="paper"),
         "YaRN (reference code)": yarn_reference_frequencies(d, base, scale=s, original_length=L),
     }
 

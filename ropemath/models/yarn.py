@@ -1,9 +1,9 @@
 r"""YaRN and Llama 3.1 rope scaling: frequencies blended by wavelength, per pair.
 
-Scope: YaRN given twice — as the paper writes it (:func:`yarn_frequencies`, a ramp linear
-in the ratio :math:`r_i = L/\lambda_i`) and as the authors' reference code and Hugging
-Face transformers compute it (:func:`yarn_reference_frequencies`, a ramp linear in the pair
-*index*, between boundaries rounded down/up to integers) — with the ramp, the index
+Scope: YaRN as the authors' reference code and Hugging Face transformers compute it — what
+released models run — (:func:`yarn_frequencies`, a ramp linear in the pair *index*, between
+boundaries rounded down/up to integers), and as the paper writes it (``formula="paper"``, a
+ramp linear in the ratio :math:`r_i = L/\lambda_i`) — with the ramp, the index
 boundaries and the attention factor; and Llama 3.1's scaling, which is the paper's YaRN
 ramp with :math:`\alpha = 1`, :math:`\beta = 4` (no attention factor).  Each returns the new
 frequencies :math:`\theta'_i` (float64, shape (d/2,)); the uniform transforms (PI, NTK,
@@ -70,6 +70,14 @@ def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.nd
     return np.clip((r - alpha) / (beta - alpha), 0.0, 1.0)
 
 
+def _yarn_paper(d, base, scale, original_length, alpha, beta):
+    th = frequencies(d, base)
+    s = check_scale(scale)
+    L = check_int(original_length, "original_length", minimum=1)
+    gamma = yarn_ramp(L * th / (2.0 * np.pi), alpha, beta)
+    return (1.0 - gamma) * th / s + gamma * th
+
+
 @finite_result
 def yarn_frequencies(
     d: int,
@@ -77,28 +85,53 @@ def yarn_frequencies(
     *,
     scale: float,
     original_length: int,
-    alpha: float = 1.0,
-    beta: float = 32.0,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+    formula: str = "code",
 ) -> np.ndarray:
-    r"""YaRN frequencies as the paper writes them (ramp linear in :math:`r_i = L/\lambda_i`).
+    r"""YaRN frequencies as released models compute them (``formula="code"``), or as the paper writes them.
+
+    ``formula="code"`` (default): the YaRN reference code and transformers' ``_compute_yarn_parameters``,
+    a ramp linear in the pair *index* between integer boundaries (:func:`yarn_correction_range`):
 
     .. math::
-        r_i = \frac{L}{\lambda_i} = \frac{L\,\theta_i}{2\pi}, \qquad
-        \theta'_i = \big(1 - \gamma(r_i)\big)\frac{\theta_i}{s} + \gamma(r_i)\,\theta_i
+        \mathrm{ramp}_i = \operatorname{clip}\Big(\frac{i - \mathrm{low}}{\mathrm{high} - \mathrm{low}}, 0, 1\Big),
+        \qquad \theta'_i = \mathrm{ramp}_i\,\frac{\theta_i}{s} + (1 - \mathrm{ramp}_i)\,\theta_i
 
-    Pairs that turn more than β times in ``L`` keep :math:`\theta_i`; pairs that turn less
-    than α times are interpolated (:math:`\theta_i/s`).  Source: Peng et al.,
-    arXiv:2309.00071 §3.2 eq. (18)-(19) (paper index from 1, here from 0).
+    ``formula="paper"``: Peng et al., arXiv:2309.00071 §3.2 eq. (18)-(19), a ramp linear in
+    :math:`r_i = L/\lambda_i = L\theta_i/2\pi` with :math:`\alpha` = ``beta_slow``, :math:`\beta` =
+    ``beta_fast`` (``truncate`` must stay True: the paper has no rounding):
+
+    .. math:: \theta'_i = \big(1 - \gamma(r_i)\big)\frac{\theta_i}{s} + \gamma(r_i)\,\theta_i
+
+    Both keep pairs that turn more than ``beta_fast`` times in ``L`` and divide by ``s`` those that turn
+    fewer than ``beta_slow`` times; between, the code's ramp is linear in :math:`\ln r_i`, the paper's
+    in :math:`r_i`.  Computed in float64 (the originals use float32).  Source: github.com/jquesnelle/yarn
+    ``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``; transformers ``modeling_rope_utils`` (5.24).
 
     >>> th = yarn_frequencies(8, 100.0, scale=4.0, original_length=64)
+    >>> [round(v, 6) for v in th.tolist()]  # low = 0, high = 3: ramp = 0, 1/3, 2/3, 1
+    [1.0, 0.237171, 0.05, 0.007906]
+    >>> th = yarn_frequencies(8, 100.0, scale=4.0, original_length=64, formula="paper")
     >>> [round(v, 6) for v in th.tolist()]  # r = 10.19, 3.22, 1.02, 0.32; gamma = 0.296, 0.072, 0.0006, 0
     [0.47224, 0.09605, 0.025045, 0.007906]
     """
-    th = frequencies(d, base)
+    if formula == "paper":
+        if truncate is not True:
+            raise ValueError("truncate must be True for formula='paper' (the paper's ramp has no rounding)")
+        return _yarn_paper(d, base, scale, original_length, beta_slow, beta_fast)
+    if formula != "code":
+        raise ValueError(f"formula must be 'code' or 'paper', got {formula!r}")
     s = check_scale(scale)
-    L = check_int(original_length, "original_length", minimum=1)
-    gamma = yarn_ramp(L * th / (2.0 * np.pi), alpha, beta)
-    return (1.0 - gamma) * th / s + gamma * th
+    th = frequencies(d, base)
+    low, high = yarn_correction_range(
+        d, base, original_length, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate
+    )
+    if low == high:
+        high += 0.001
+    ramp = np.clip((np.arange(d // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
+    return th / s * ramp + th * (1.0 - ramp)
 
 
 @finite_result
@@ -160,7 +193,6 @@ def yarn_correction_range(
     return float(max(low, 0)), float(min(high, d - 1))
 
 
-@finite_result
 def yarn_reference_frequencies(
     d: int,
     base: float = 10000.0,
@@ -171,33 +203,16 @@ def yarn_reference_frequencies(
     beta_slow: float = 1.0,
     truncate: bool = True,
 ) -> np.ndarray:
-    r"""YaRN frequencies as the reference code computes them (ramp linear in the pair index).
+    r"""YaRN frequencies of the reference code: :func:`yarn_frequencies` with ``formula="code"``.
 
-    .. math::
-        \mathrm{ramp}_i = \operatorname{clip}\Big(\frac{i - \mathrm{low}}{\mathrm{high} - \mathrm{low}}, 0, 1\Big),
-        \quad \mathrm{mask}_i = 1 - \mathrm{ramp}_i, \quad
-        \theta'_i = \frac{\theta_i}{s}(1 - \mathrm{mask}_i) + \theta_i\,\mathrm{mask}_i
+    .. math:: \theta'_i = \mathrm{ramp}_i\,\frac{\theta_i}{s} + (1 - \mathrm{ramp}_i)\,\theta_i
 
-    with (low, high) from :func:`yarn_correction_range` (``high`` nudged by 0.001 if equal to
-    ``low``, as the code does).  Written from the documented behaviour of the reference code
-    (github.com/jquesnelle/yarn) and transformers' ``_compute_yarn_parameters``; computed in
-    float64 here (the originals use float32).  Since :math:`i` is linear in :math:`\ln r_i`, this
-    ramp is linear in :math:`\ln r` where the paper's is linear in :math:`r`.
-
-    >>> th = yarn_reference_frequencies(8, 100.0, scale=4.0, original_length=64)
-    >>> [round(v, 6) for v in th.tolist()]  # low = 0, high = 3: mask = 1, 2/3, 1/3, 0
-    [1.0, 0.237171, 0.05, 0.007906]
+    >>> bool(np.array_equal(yarn_reference_frequencies(8, 100.0, scale=4.0, original_length=64),
+    ...                     yarn_frequencies(8, 100.0, scale=4.0, original_length=64)))
+    True
     """
-    s = check_scale(scale)
-    th = frequencies(d, base)
-    low, high = yarn_correction_range(
-        d, base, original_length, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate
-    )
-    if low == high:
-        high += 0.001
-    ramp = np.clip((np.arange(d // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
-    mask = 1.0 - ramp
-    return th / s * (1.0 - mask) + th * mask
+    return yarn_frequencies(d, base, scale=scale, original_length=original_length, beta_fast=beta_fast,
+                            beta_slow=beta_slow, truncate=truncate, formula="code")
 
 
 @finite_result
@@ -222,13 +237,13 @@ def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length
     th = frequencies(d, base)
     factor = check_scale(factor, "factor")
     lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
-    if not 0 < lo < hi:
-        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low < high, got {lo}, {hi}")
+    if not 0 < lo <= hi:
+        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low <= high, got {lo}, {hi}")
     L = check_int(original_length, "original_length", minimum=1)
     wl = 2.0 * np.pi / th
     divided = wl > L / lo
     kept = wl < L / hi
-    smooth = (L / wl - lo) / (hi - lo)
+    smooth = (L / wl - lo) / (hi - lo) if hi > lo else np.zeros_like(wl)  # low == high (Llama 4): no middle band
     blended = (1.0 - smooth) * th / factor + smooth * th
     out = np.where(divided, th / factor, np.where(kept, th, blended))
     return out, np.where(divided, "divided", np.where(kept, "kept", "blended"))
@@ -255,12 +270,15 @@ def llama31_frequencies(
         \end{cases}
 
     with :math:`f` = ``factor``, :math:`\ell` = ``low_freq_factor``, :math:`h` =
-    ``high_freq_factor``, :math:`L` = ``original_length``.  Source: Meta's ``apply_scaling``
-    (Llama 3.1) and transformers' ``_compute_llama3_parameters``.
+    ``high_freq_factor``, :math:`L` = ``original_length``.  With :math:`\ell = h` (Llama 4's
+    configs: factor 16, low = high = 1) the blended band is empty, as in Meta's ``apply_scaling``
+    and transformers' ``_compute_llama3_parameters``, the sources.
 
     >>> th = llama31_frequencies()
     >>> bool(th[0] == 1.0), bool(th[-1] == frequencies(128, 500000.0)[-1] / 8)
     (True, True)
+    >>> [int(np.sum(llama31_bands(factor=16.0, high_freq_factor=1.0) == b)) for b in ("kept", "blended", "divided")]
+    [35, 0, 29]
     """
     return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0]
 

@@ -34,8 +34,8 @@ ROPE_KEYS = ("rope_type", "type", "rope_theta", "factor", "original_max_position
 
 def hf_config(flat: dict) -> LlamaConfig:
     """The flat config as transformers 5.x holds it: top-level sizes, RoPE keys in rope_parameters."""
-    merged = {k: v for k, v in flat.items() if not k.startswith("_")}
-    merged.update(merged.pop("rope_scaling", {}))
+    merged = {k: v for k, v in flat.items() if not k.startswith("_") and k != "model_type"}
+    merged.update(merged.pop("rope_scaling", None) or {})
     rope = {k: merged.pop(k) for k in ROPE_KEYS if k in merged}
     rope["rope_type"] = rope.pop("type", rope.get("rope_type", "default"))
     if "original_max_position_embeddings" not in rope and rope["rope_type"] in ("yarn", "longrope", "llama3"):
@@ -64,25 +64,45 @@ def agrees(theta, attention, hf_theta, hf_attention) -> bool:
 SEQ_LENS = {"dynamic": [None, 1024, 4096, 8192, 32768], "longrope": [None, 1024, 4096, 4097, 131072]}
 
 
+def rope_type_of(flat: dict) -> str:
+    scaling = flat.get("rope_scaling") or {}
+    return scaling.get("type", scaling.get("rope_type", "default"))
+
+
+# configs whose layers use different RoPE (Gemma 3) are compared per layer type in test_model_classes.py
+UNIFORM = {name: flat for name, flat in CONFIGS.items()
+           if "text_config" not in flat and "rope_local_base_freq" not in flat}
+
+
 def cases():
-    for name, flat in CONFIGS.items():
-        rope_type = flat.get("rope_scaling", {}).get("type", flat.get("rope_scaling", {}).get("rope_type", "default"))
+    for name, flat in UNIFORM.items():
+        rope_type = rope_type_of(flat)
         for seq_len in SEQ_LENS.get(rope_type, [None]):
             yield pytest.param(name, seq_len, id=f"{name}-seq{seq_len}")
 
 
 @pytest.mark.parametrize(("name", "seq_len"), list(cases()))
 def test_theta_and_attention_factor_equal_transformers(name, seq_len):
-    theta, attention = frequencies_from_config(CONFIGS[name], seq_len=seq_len)
+    theta, attention, _ = frequencies_from_config(CONFIGS[name], seq_len=seq_len)
     hf_theta, hf_attention = hf_frequencies(CONFIGS[name], seq_len)
     gap = np.max(np.abs(theta / hf_theta - 1)) if theta.shape == hf_theta.shape else "shape"
     assert agrees(theta, attention, hf_theta, hf_attention), (gap, attention, hf_attention)
 
 
 def test_every_rope_type_is_exercised():
-    types = {flat.get("rope_scaling", {}).get("type", flat.get("rope_scaling", {}).get("rope_type", "default"))
-             for flat in CONFIGS.values()}
-    assert types == set(ropemath.models.config.ROPE_TYPES)
+    types = {rope_type_of(flat) for flat in UNIFORM.values()}
+    assert types | {"proportional"} == set(ropemath.models.config.ROPE_TYPES)  # proportional: the test below
+
+
+def test_proportional_partial_rotary_equals_transformers():
+    flat = {"hidden_size": 64, "num_attention_heads": 2, "head_dim": 32, "max_position_embeddings": 64,
+            "rope_theta": 10000.0, "rope_scaling": {"rope_type": "proportional", "partial_rotary_factor": 0.25}}
+    config = hf_config(flat)
+    inv_freq, scaling = ROPE_INIT_FUNCTIONS["proportional"](config, "cpu")
+    ours = frequencies_from_config(flat)
+    assert agrees(ours.theta, ours.attention_factor, inv_freq.double().numpy(), float(scaling))
+    classic = frequencies_from_config(dict(flat, rope_scaling={"partial_rotary_factor": 0.25}))
+    assert not agrees(classic.theta, 1.0, inv_freq.double().numpy(), float(scaling))  # the other variant
 
 
 @pytest.mark.parametrize("seq_len", [8192, 32768])
@@ -96,15 +116,15 @@ def test_negative_control_dynamic_without_factor(seq_len):
 
 def test_negative_controls_wrong_variants_fail():
     # a wrong base, a missing attention factor, the wrong LongRoPE list, YaRN without truncation: each disagrees.
-    theta, attention = frequencies_from_config(CONFIGS["llama3_8b"])
+    theta, attention, _ = frequencies_from_config(CONFIGS["llama3_8b"])
     assert not agrees(theta, attention, *hf_frequencies(CONFIGS["llama2_7b"]))
-    theta, _ = frequencies_from_config(CONFIGS["phi3_128k"])
+    theta = frequencies_from_config(CONFIGS["phi3_128k"]).theta
     assert not agrees(theta, 1.0, *hf_frequencies(CONFIGS["phi3_128k"]))
-    long_theta, attention = frequencies_from_config(CONFIGS["phi3_128k"], seq_len=131072)
+    long_theta, attention, _ = frequencies_from_config(CONFIGS["phi3_128k"], seq_len=131072)
     assert not agrees(long_theta, attention, *hf_frequencies(CONFIGS["phi3_128k"], 1024))
     yarn = CONFIGS["qwen2_5_7b_yarn"]
     flat = dict(yarn, rope_scaling=dict(yarn["rope_scaling"], truncate=False))
-    assert not agrees(*frequencies_from_config(flat), *hf_frequencies(CONFIGS["qwen2_5_7b_yarn"]))
+    assert not agrees(*frequencies_from_config(flat)[:2], *hf_frequencies(CONFIGS["qwen2_5_7b_yarn"]))
 
 
 def test_deepseek_mscale_and_explicit_attention_factor():
@@ -112,14 +132,15 @@ def test_deepseek_mscale_and_explicit_attention_factor():
     base = {k: v for k, v in flat["rope_scaling"].items() if k not in ("mscale", "mscale_all_dim")}
     for scaling in ({"mscale": 0.707, "mscale_all_dim": 1.0}, {"attention_factor": 1.3}, {"mscale": 1.0}, {}):
         variant = dict(flat, rope_scaling=dict(base, **scaling))
-        assert agrees(*frequencies_from_config(variant), *hf_frequencies(variant)), scaling
-    _, attention = frequencies_from_config(dict(flat, rope_scaling=dict(base, mscale=0.707, mscale_all_dim=1.0)))
+        assert agrees(*frequencies_from_config(variant)[:2], *hf_frequencies(variant)), scaling
+    ratio = dict(flat, rope_scaling=dict(base, mscale=0.707, mscale_all_dim=1.0))
+    attention = frequencies_from_config(ratio).attention_factor
     assert attention != 1.0  # DeepSeek's ratio of two mscales is not the plain YaRN factor
 
 
 def test_float32_difference_is_bounded_and_not_zero():
     # ropemath returns the float64 value; HF's float32 rounding differs by at most RTOL, and does differ.
-    theta, _ = frequencies_from_config(CONFIGS["llama3_1_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_1_8b"]).theta
     hf_theta, _ = hf_frequencies(CONFIGS["llama3_1_8b"])
     gap = np.abs(theta / hf_theta - 1)
     assert gap.max() <= RTOL and gap.max() > 0
