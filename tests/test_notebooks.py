@@ -120,10 +120,12 @@ def cited_tests():
                 yield path.name, file, name
 
 
-def test_notebooks_cite_tests():
-    """Every notebook names the tests that pin its equations."""
+def test_appendices_cite_tests():
+    """Every appendix notebook (09 onwards, except the trained-model notebook 12 of the main path) names the
+    tests that pin its equations; the main path (00–08) does not (tests/test_main_path.py)."""
+    appendices = {name for name in IDS if name[:2] >= "09" and not name.startswith("12_")}
     cited = {nb for nb, _, _ in cited_tests()}
-    assert cited == set(IDS), f"notebooks citing no test: {sorted(set(IDS) - cited)}"
+    assert appendices <= cited, f"appendix notebooks citing no test: {sorted(appendices - cited)}"
 
 
 @pytest.mark.parametrize("notebook,file,name", sorted(set(cited_tests())))
