@@ -30,6 +30,7 @@ from ropemath.core.checks import (
     relative_position_error,
     transpose_error,
 )
+from ropemath.core.exercises import WrongAnswer, check_answer
 from ropemath.core.precision import (
     angles_in_format,
     largest_distinct_integer,
@@ -62,6 +63,8 @@ from ropemath.core.verdict import (
 )
 
 __all__ = [
+    "WrongAnswer",
+    "check_answer",
     "verdict",
     "verdict_above",
     "RopeCache",

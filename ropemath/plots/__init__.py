@@ -24,9 +24,12 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from ropemath.plots.attention_pattern import attention_pattern_figure
 from ropemath.plots.compare import RMS_TOLERANCE, figure_difference
 from ropemath.plots.decay import bound_vs_scores, decay_across_bases, long_term_decay
+from ropemath.plots.rotation_pictures import sparsity_figure
 from ropemath.plots.scaling import unseen_angles
+from ropemath.plots.tour_pictures import clock_figure, query_key_clock_figure, score_map_figure
 
 # name -> function returning the Figure; `ropemath figures` writes figures/<name>.png for each.
 FIGURES: dict[str, Callable[[], Figure]] = {
@@ -38,7 +41,10 @@ FIGURES: dict[str, Callable[[], Figure]] = {
 
 DPI = 100
 
-__all__ = ["DPI", "FIGURES", "RMS_TOLERANCE", "figure_difference", "png_bytes", "save_png"]
+__all__ = [
+    "DPI", "FIGURES", "RMS_TOLERANCE", "attention_pattern_figure", "clock_figure", "figure_difference", "png_bytes",
+    "query_key_clock_figure", "save_png", "score_map_figure", "sparsity_figure",
+]
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:

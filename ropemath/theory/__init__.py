@@ -15,6 +15,7 @@ from ropemath.theory.abel import (
     complex_score,
     pair_products,
 )
+from ropemath.theory.angle_error import exact_angle_error, two_step_angle_bound
 from ropemath.theory.base_bound import (
     BaseBound,
     base_lower_bound,
@@ -58,6 +59,7 @@ __all__ = [
     "cosine_sum_minimum",
     "decay_bound",
     "decay_bound_slope",
+    "exact_angle_error",
     "failing_intervals",
     "pair_products",
     "partial_sums",
@@ -69,4 +71,5 @@ __all__ = [
     "sinusoidal_encoding",
     "sinusoidal_pair_decomposition",
     "sinusoidal_scores",
+    "two_step_angle_bound",
 ]
