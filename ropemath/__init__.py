@@ -38,12 +38,14 @@ from ropemath.attention import (
 )
 from ropemath.core import (
     RopeCache,
+    WrongAnswer,
     angle_error_bound,
     angle_rounding_error,
     angles,
     angles_in_format,
     apply_rope,
     block_diagonal,
+    check_answer,
     composition_error,
     determinant_error,
     elementwise_error,
@@ -121,6 +123,7 @@ from ropemath.theory import (
     cosine_sum_minimum,
     decay_bound,
     decay_bound_slope,
+    exact_angle_error,
     failing_intervals,
     pair_products,
     partial_sums,
@@ -132,6 +135,7 @@ from ropemath.theory import (
     sinusoidal_encoding,
     sinusoidal_pair_decomposition,
     sinusoidal_scores,
+    two_step_angle_bound,
 )
 
 __version__ = "0.1.0"
@@ -139,6 +143,10 @@ __version__ = "0.1.0"
 SUBPACKAGES = ("core", "symbolic", "theory", "attention", "models", "claims", "plots", "cli")
 
 __all__ = [
+    "WrongAnswer",
+    "check_answer",
+    "exact_angle_error",
+    "two_step_angle_bound",
     "layout_verdicts",
     "real_layout_verdicts",
     "ROPE_TYPES",
