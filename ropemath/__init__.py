@@ -38,14 +38,12 @@ from ropemath.attention import (
 )
 from ropemath.core import (
     RopeCache,
-    WrongAnswer,
     angle_error_bound,
     angle_rounding_error,
     angles,
     angles_in_format,
     apply_rope,
     block_diagonal,
-    check_answer,
     composition_error,
     determinant_error,
     elementwise_error,
@@ -72,6 +70,8 @@ from ropemath.core import (
     verdict_above,
     wavelengths,
 )
+from ropemath.core.exercises import WrongAnswer as WrongAnswer  # notebook helpers, outside the numeric API
+from ropemath.core.exercises import check_answer as check_answer
 from ropemath.models import (
     ROPE_TYPES,
     RopeFrequencies,
@@ -143,8 +143,6 @@ __version__ = "0.1.0"
 SUBPACKAGES = ("core", "symbolic", "theory", "attention", "models", "claims", "plots", "cli")
 
 __all__ = [
-    "WrongAnswer",
-    "check_answer",
     "exact_angle_error",
     "two_step_angle_bound",
     "layout_verdicts",

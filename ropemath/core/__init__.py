@@ -30,7 +30,8 @@ from ropemath.core.checks import (
     relative_position_error,
     transpose_error,
 )
-from ropemath.core.exercises import WrongAnswer, check_answer
+from ropemath.core.exercises import WrongAnswer as WrongAnswer  # notebook helpers, outside the numeric API
+from ropemath.core.exercises import check_answer as check_answer
 from ropemath.core.precision import (
     angles_in_format,
     largest_distinct_integer,
@@ -63,8 +64,6 @@ from ropemath.core.verdict import (
 )
 
 __all__ = [
-    "WrongAnswer",
-    "check_answer",
     "verdict",
     "verdict_above",
     "RopeCache",
