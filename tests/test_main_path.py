@@ -10,7 +10,10 @@ Three rules, each with a made-up notebook that breaks it and must be caught:
 (c) exercises need a prediction: the reference answer (``reference_N = ...`` in the reveal cell)
     does not occur in the exercise's question cell, the three cells before it (Markdown text and
     stored text outputs) or its hint (``hint_N = "..."``); and no two exercises share both their
-    answer and their wording.
+    answer and their wording;
+(d) in notebooks 00, 01, 04 and 06 every call that rotates (``apply_rope``, ``RopeCache``, the attention
+    functions) names its pair layout and its ``base=`` or ``theta=``, so it means the same whatever the
+    package's defaults.
 
 How an answer "occurs" in text: a number occurs when a number printed in the text lies within the
 exercise's tolerance (``tol=`` of its ``check_answer`` call) of it — single-digit integers only when
@@ -306,3 +309,42 @@ def test_repeated_exercise_is_caught():
     other = _exercise("**Exercise 1.** What is the score at 2000 and 2007?", "z", "62.83", tol="0.05")
     assert repeated_exercises([("00_x", one), ("03_x", same)]) == ["00_x exercise 1 repeats 03_x exercise 1"]
     assert repeated_exercises([("00_x", one), ("03_x", other)]) == []  # same answer, different question
+
+
+# ---------------------------------------------------------------- explicit layout and base in notebooks 00, 01, 04, 06
+ROTATING = {"apply_rope", "RopeCache", "rope_scores", "rope_softmax_attention", "rope_attention_weights",
+            "rope_linear_attention", "rope_linear_attention_prefix", "rope_linear_terms", "shift_invariance_error"}
+EXPLICIT = [p for p in ALL if p.name[:2] in ("00", "01", "04", "06")]
+
+
+def implicit_calls(nb: dict) -> list[str]:
+    """Calls of the rotating functions that do not pass ``layout=`` (except RopeCache) and ``base=`` or ``theta=``."""
+    found = []
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        source = "\n".join(line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith("%"))
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name not in ROTATING:
+                continue
+            keywords = {k.arg for k in node.keywords}
+            if (name != "RopeCache" and "layout" not in keywords) or not keywords & {"base", "theta"}:
+                found.append(f"{name} at line {node.lineno}: {ast.unparse(node)[:60]}")
+    return found
+
+
+@pytest.mark.parametrize("path", EXPLICIT, ids=[p.name for p in EXPLICIT])
+def test_rotations_name_layout_and_base(path):
+    assert implicit_calls(load(path)) == []
+
+
+def test_implicit_layout_or_base_is_caught():
+    bad = _nb(("code", 'y = apply_rope(x, 3, layout="half")\nz = ropemath.rope_scores(q, k, pos, base=1e4)', ""),
+              ("code", "c = RopeCache(64, max_position=8)", ""))
+    assert len(implicit_calls(bad)) == 3
+    good = _nb(("code", 'y = apply_rope(x, 3, layout="half", theta=t)\nc = RopeCache(64, base=1e4, max_position=9)',
+                ""))
+    assert implicit_calls(good) == []
