@@ -41,8 +41,11 @@ def test_sparsity_figure_shows_the_matrix_and_its_two_vectors():
     fig = sparsity_figure(d=8, m=3)
     shown = fig.axes[0].images[0].get_array()
     R = rotation_matrix(3, 8)
-    np.testing.assert_array_equal(shown.filled(0.0), R)
+    np.testing.assert_array_equal(shown.filled(0.0), np.sign(R))  # every nonzero entry coloured by its sign
     assert int(np.sum(~shown.mask)) == np.count_nonzero(R) == 16
+    tiny = np.abs(R) < 0.05  # small sines (here 3 * 0.01 and 3 * 0.001) are nonzero and drawn at full strength
+    assert np.any(tiny & (R != 0)) and np.all(np.abs(shown.filled(0.0)[tiny & (R != 0)]) == 1.0)
+    assert np.all(shown.mask == (R == 0.0))  # white exactly where R is 0
     cols = fig.axes[1].images[0].get_array()
     np.testing.assert_array_equal(cols[:, 0], np.repeat(np.cos(angles(3, 8)), 2))
     assert "16 of 64" in fig.axes[0].get_title()

@@ -8,7 +8,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from ropemath import frequencies  # noqa: E402
-from ropemath.plots.tour_pictures import clock_figure, score_map_figure  # noqa: E402
+from ropemath.plots.tour_pictures import clock_figure, query_key_clock_figure, score_map_figure  # noqa: E402
 from ropemath.theory.relative_position import same_token_score_maps, toeplitz_deviation  # noqa: E402
 
 
@@ -25,6 +25,42 @@ def test_clock_hands_point_at_m_theta():
     # Fast to slow: at m = 1 pair 0 has turned further than pair 1, which has turned further than pair 2.
     heights = [fig.axes[d // 2 + i].lines[-1].get_ydata()[1] for i in range(3)]
     assert heights[0] > heights[1] > heights[2] > 0
+
+
+def test_each_hand_starts_at_its_content_angle():
+    """With content angles phi_i the hand of pair i is at phi_i + m theta_i (not at m theta_i)."""
+    positions, d, phases = (0, 2, 7), 6, np.array([0.3, 2.0, -1.0])
+    fig = clock_figure(positions, d, phases=phases)
+    theta = frequencies(d)
+    for r, m in enumerate(positions):
+        for i in range(d // 2):
+            hand = fig.axes[r * (d // 2) + i].lines[-1]
+            assert np.allclose(hand.get_xdata(), [0.0, np.cos(phases[i] + m * theta[i])])
+            assert np.allclose(hand.get_ydata(), [0.0, np.sin(phases[i] + m * theta[i])])
+    wrong = fig.axes[d // 2].lines[-1]  # m = 2, pair 0: the hand drawn from 0 instead of phi_0 is not it
+    assert not np.allclose(wrong.get_xdata(), [0.0, np.cos(2 * theta[0])])
+    with pytest.raises(ValueError, match="phases"):
+        clock_figure((0,), 4, phases=[0.0])
+
+
+def test_query_key_clock_shows_the_angle_between_hands():
+    """Hands at phi_q + m theta and phi_k + n theta; the angle between them is (phi_k - phi_q) + (n - m) theta."""
+    phase_q, phase_k, theta = 0.4, 1.9, 0.5
+    pairs = [(3, 1), (13, 11), (1, 3)]
+    fig = query_key_clock_figure(phase_q, phase_k, pairs, theta)
+    between = []
+    for ax, (m, n) in zip(fig.axes, pairs, strict=True):
+        q_hand, k_hand = ax.lines[-2], ax.lines[-1]
+        assert np.allclose(q_hand.get_xdata(), [0.0, np.cos(phase_q + m * theta)])
+        assert np.allclose(k_hand.get_ydata(), [0.0, np.sin(phase_k + n * theta)])
+        angle = np.arctan2(k_hand.get_ydata()[1], k_hand.get_xdata()[1]) - np.arctan2(
+            q_hand.get_ydata()[1], q_hand.get_xdata()[1])
+        between.append(np.angle(np.exp(1j * angle)))
+    expected = [np.angle(np.exp(1j * ((phase_k - phase_q) + (n - m) * theta))) for m, n in pairs]
+    assert np.allclose(between, expected)
+    assert np.isclose(between[0], between[1]) and not np.isclose(between[0], between[2])  # same n - m, same angle
+    with pytest.raises(ValueError, match="position_pairs"):
+        query_key_clock_figure(0.0, 0.0, [])
 
 
 def test_a_wrong_hand_would_be_seen():

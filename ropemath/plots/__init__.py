@@ -24,11 +24,13 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
+from ropemath.plots.attention_pattern import attention_pattern_figure
 from ropemath.plots.compare import RMS_TOLERANCE, figure_difference
 from ropemath.plots.decay import bound_vs_scores, decay_across_bases, long_term_decay
 from ropemath.plots.frequencies import position_error_figure, spectrum_figure
 from ropemath.plots.rotation_pictures import pair_speeds_figure, rotated_pair_figure
 from ropemath.plots.scaling import unseen_angles
+from ropemath.plots.tour_pictures import clock_figure, query_key_clock_figure, score_map_figure
 
 # name -> function returning the Figure; `ropemath figures` writes figures/<name>.png for each.
 FIGURES: dict[str, Callable[[], Figure]] = {

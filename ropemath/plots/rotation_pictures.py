@@ -123,10 +123,12 @@ def sparsity_figure(d: int = 16, m: int = 1, base: float = 10000.0) -> Figure:
     .. math:: R^d_{\Theta,m} x = x \otimes \cos + \mathrm{rot}(x) \otimes \sin
               \quad (2d \text{ nonzeros of } d^2;\ 2d \text{ numbers})
 
-    Left: the :math:`d \times d` matrix, white where an entry is exactly zero; right: the columns
-    :math:`(\cos m\theta_0, \cos m\theta_0, \cos m\theta_1, \dots)` and the same with sin, all the
-    elementwise form stores.  Image data: ``rotation_matrix(m, d)`` and the two columns (the test
-    reads them back).  Source: RoFormer eq. (15), (34).
+    Left: the :math:`d \times d` matrix drawn by the sign of each entry — red positive, blue
+    negative, however small (a sine of 0.001 is as dark as a cosine near 1) — and white exactly where
+    an entry is 0; right: the columns :math:`(\cos m\theta_0, \cos m\theta_0, \cos m\theta_1, \dots)`
+    and the same with sin, all the elementwise form stores.  Image data: ``sign(rotation_matrix(m, d))``
+    masked where the entry is 0, and the two columns (the test reads them back).  Source: RoFormer
+    eq. (15), (34).
 
     >>> fig = sparsity_figure(d=4)
     >>> fig.axes[0].images[0].get_array().shape
@@ -138,15 +140,16 @@ def sparsity_figure(d: int = 16, m: int = 1, base: float = 10000.0) -> Figure:
     phi = np.repeat(angles(m, d, base), 2)
     fig = Figure(figsize=(7.6, 4.0))
     left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [d, 5]})
-    masked = np.ma.masked_equal(R, 0.0)
-    left.imshow(masked, cmap="RdBu_r", vmin=-1, vmax=1, interpolation="nearest")
-    left.set(title=f"dense R (d = {d}): {np.count_nonzero(R)} of {d * d} entries nonzero",
+    signs = np.ma.masked_where(R == 0.0, np.sign(R))
+    left.imshow(signs, cmap="RdBu_r", vmin=-1.5, vmax=1.5, interpolation="nearest")
+    left.set(title=f"dense R (d = {d}): {np.count_nonzero(R)} of {d * d} entries nonzero\n"
+                   "red/blue: sign of a nonzero entry; white: exactly 0",
              xlabel="column", ylabel="row")
     right.imshow(np.stack([np.cos(phi), np.sin(phi)], axis=1), cmap="RdBu_r", vmin=-1, vmax=1,
                  interpolation="nearest", aspect="auto")
     right.set(title=f"elementwise:\n2 × {d} numbers", xticks=[0, 1], xticklabels=["cos", "sin"], yticks=[])
     fig.suptitle(f"R at m = {m}: the matrix is almost all zeros; eq. (34) keeps only what is not", fontsize=10)
-    fig.subplots_adjust(left=0.08, right=0.97, bottom=0.1, top=0.84, wspace=0.15)
+    fig.subplots_adjust(left=0.08, right=0.97, bottom=0.1, top=0.78, wspace=0.15)
     return fig
 
 
