@@ -3,7 +3,8 @@ partial rotary, the W_q/W_k permutation, and context extension (PI, NTK, dynamic
 
 Layer 4: may import: ``ropemath.core``, ``ropemath.theory``, ``ropemath.attention``.
 Modules: ``implementations``, ``yarn``, ``scaling``, ``config`` (a Hugging Face config to θ_i),
-``agreement`` (which pairing each implementation uses, offline and against the real packages).
+``agreement`` (which pairing each implementation uses, offline and against the real packages),
+``llama`` (a Llama model's forward pass in numpy) and ``gguf_file`` (loading SmolLM2-135M from its GGUF file).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
@@ -18,6 +19,12 @@ from ropemath.models.config import (
     RopeFrequencies,
     frequencies_from_config,
 )
+from ropemath.models.gguf_file import (
+    MODEL_FETCH_COMMAND,
+    load_llama,
+    model_path,
+    reading_text,
+)
 from ropemath.models.implementations import (
     gptj_rope,
     meta_freqs_cis,
@@ -29,6 +36,13 @@ from ropemath.models.implementations import (
     permute_for_interleaved,
     rotate_every_two,
     rotate_half,
+)
+from ropemath.models.llama import (
+    LlamaConfig,
+    LlamaLayer,
+    LlamaModel,
+    llama_forward,
+    perplexity,
 )
 from ropemath.models.scaling import (
     angle_range_ratio,
@@ -55,6 +69,15 @@ from ropemath.models.yarn import (
 )
 
 __all__ = [
+    "MODEL_FETCH_COMMAND",
+    "load_llama",
+    "model_path",
+    "reading_text",
+    "LlamaConfig",
+    "LlamaLayer",
+    "LlamaModel",
+    "llama_forward",
+    "perplexity",
     "layout_verdicts",
     "real_layout_verdicts",
     "ROPE_TYPES",
