@@ -246,3 +246,111 @@ def perplexity(logits: np.ndarray, tokens: npt.ArrayLike) -> float:
     logp = z - np.log(np.exp(z).sum(axis=-1, keepdims=True))
     nll = -logp[np.arange(len(tokens) - 1), tokens[1:]]
     return float(np.exp(nll.mean()))
+
+
+# --- tools for looking inside: other rotations, per-pair norms, attention statistics --------------------------
+
+
+def round_to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
+    r"""Round float32 values to the nearest bfloat16 (ties to even), returned as float32.
+
+    .. math:: \operatorname{bf16}(x) = \text{the float32 } x \text{ with its 16 low bits rounded away}
+
+    bfloat16 keeps float32's 8 exponent bits and 7 of its 23 fraction bits (unit roundoff :math:`2^{-8}`).
+
+    >>> round_to_bfloat16(np.float32([1.0 + 2**-8, 1.0 + 3 * 2**-8, 3.14159])).tolist()
+    [1.0, 1.015625, 3.140625]
+    """
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return u.astype(np.uint32).view(np.float32)
+
+
+def low_precision_rope(theta: npt.ArrayLike, *, bfloat16: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    r"""A rotation as Hugging Face's Llama code computes it: float32 angles, optionally bfloat16 products.
+
+    .. math:: \phi_{m,i} = \mathrm{fl}_{32}(\mathrm{fl}_{32}(m)\,\mathrm{fl}_{32}(\theta_i)), \quad
+        q' = \mathrm{bf}(\mathrm{bf}(q \odot \mathrm{bf}(\cos\phi)) + \mathrm{bf}(\bar q \odot \mathrm{bf}(\sin\phi)))
+
+    (:math:`\bar q` = the pair partner with its sign, RoFormer eq. 34).  With ``bfloat16=False`` every
+    step is float32.  Interleaved pairs; the arithmetic per pair is the same as ``rotate_half``'s.
+    Source: transformers' ``LlamaRotaryEmbedding`` (``inv_freq`` float32, ``cos``/``sin`` cast to the
+    model's dtype) and ``apply_rotary_pos_emb``.
+
+    >>> rope = low_precision_rope([1.0], bfloat16=False)
+    >>> [round(v, 4) for v in rope(np.float32([[1.0, 0.0]]), np.array([1]))[0].tolist()]
+    [0.5403, 0.8415]
+    """
+    inv_freq = np.asarray(theta, dtype=np.float32)
+    cast = round_to_bfloat16 if bfloat16 else np.float32
+
+    def rope(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+        phi = np.asarray(m, dtype=np.float32)[:, None] * inv_freq  # (T, d/2), float32
+        cos, sin = cast(np.repeat(np.cos(phi), 2, axis=-1)), cast(np.repeat(np.sin(phi), 2, axis=-1))
+        x = cast(x)
+        partner = np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
+        return cast(cast(x * cos) + cast(partner * sin)).astype(np.float32)
+
+    return rope
+
+
+def pairs_removed_rope(rope: Callable, pairs: npt.ArrayLike) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    r"""``rope`` followed by zeroing the given pairs (interleaved), so they add nothing to any score.
+
+    .. math:: a_{mn} = \sum_{i \notin P} \operatorname{Re}\big[q^{(i)}_m \overline{k^{(i)}_n}\,
+        e^{\mathrm{i}(m-n)\theta_i}\big]
+
+    >>> rope = pairs_removed_rope(lambda x, m: x, [0])
+    >>> rope(np.ones((1, 4)), np.zeros(1)).tolist()
+    [[0.0, 0.0, 1.0, 1.0]]
+    """
+    pairs = np.asarray(pairs, dtype=int)
+
+    def removed(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+        out = rope(x, m).copy()
+        out[..., 2 * pairs] = 0
+        out[..., 2 * pairs + 1] = 0
+        return out
+
+    return removed
+
+
+def pair_norms(x: np.ndarray) -> np.ndarray:
+    r"""Root-mean-square norm of each pair (interleaved) over the tokens: shape (..., heads, d/2).
+
+    .. math:: \nu_i = \Big(\frac{1}{T}\sum_m x_{m,2i}^2 + x_{m,2i+1}^2\Big)^{1/2}
+
+    A rotation leaves each pair's norm unchanged, so queries before and after rotation give the same.
+
+    >>> pair_norms(np.array([[[3.0, 4.0, 0.0, 1.0]]])).tolist()
+    [[5.0, 1.0]]
+    """
+    x = np.asarray(x, dtype=np.float64)
+    sq = x[..., 0::2] ** 2 + x[..., 1::2] ** 2  # (..., heads, T, d/2)
+    return np.sqrt(sq.mean(axis=-2))
+
+
+def mean_by_distance(a: np.ndarray) -> np.ndarray:
+    r"""Average of ``a[..., m, n]`` over all pairs with the same distance r = m - n >= 0.
+
+    .. math:: \bar a(r) = \frac{1}{T - r}\sum_{m=r}^{T-1} a_{m, m-r}
+
+    >>> mean_by_distance(np.array([[1.0, 0.0], [3.0, 5.0]])).tolist()
+    [3.0, 3.0]
+    """
+    t = a.shape[-1]
+    return np.array([np.diagonal(a, offset=-r, axis1=-2, axis2=-1).mean() for r in range(t)])
+
+
+def attention_entropy(weights: np.ndarray) -> float:
+    r"""Mean entropy (nats) of the attention distributions in ``weights`` (..., T, T), rows m >= 1.
+
+    .. math:: H = -\frac{1}{|\cdot|}\sum_{m} \sum_{n \le m} A_{mn} \ln A_{mn}
+
+    >>> round(attention_entropy(np.array([[1.0, 0.0], [0.5, 0.5]])), 4)  # ln 2
+    0.6931
+    """
+    w = np.asarray(weights, dtype=np.float64)[..., 1:, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(w > 0, -w * np.log(w), 0.0)
+    return float(terms.sum(axis=-1).mean())
