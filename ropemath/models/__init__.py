@@ -19,12 +19,6 @@ from ropemath.models.config import (
     RopeFrequencies,
     frequencies_from_config,
 )
-from ropemath.models.gguf_file import (
-    MODEL_FETCH_COMMAND,
-    load_llama,
-    model_path,
-    reading_text,
-)
 from ropemath.models.implementations import (
     gptj_rope,
     meta_freqs_cis,
@@ -36,13 +30,6 @@ from ropemath.models.implementations import (
     permute_for_interleaved,
     rotate_every_two,
     rotate_half,
-)
-from ropemath.models.llama import (
-    LlamaConfig,
-    LlamaLayer,
-    LlamaModel,
-    llama_forward,
-    perplexity,
 )
 from ropemath.models.scaling import (
     angle_range_ratio,
@@ -69,15 +56,6 @@ from ropemath.models.yarn import (
 )
 
 __all__ = [
-    "MODEL_FETCH_COMMAND",
-    "load_llama",
-    "model_path",
-    "reading_text",
-    "LlamaConfig",
-    "LlamaLayer",
-    "LlamaModel",
-    "llama_forward",
-    "perplexity",
     "layout_verdicts",
     "real_layout_verdicts",
     "ROPE_TYPES",
@@ -113,3 +91,21 @@ __all__ = [
     "yarn_ramp",
     "yarn_reference_frequencies",
 ]
+
+# A trained model read in numpy (SmolLM2-135M, notebook 12): available as ``ropemath.models.<name>``, kept out of
+# ``__all__`` and so out of the top-level ``ropemath`` namespace (the redundant aliases mark the re-exports).
+from ropemath.models.gguf_file import MODEL_FETCH_COMMAND as MODEL_FETCH_COMMAND  # noqa: E402
+from ropemath.models.gguf_file import load_llama as load_llama  # noqa: E402
+from ropemath.models.gguf_file import model_path as model_path  # noqa: E402
+from ropemath.models.gguf_file import reading_text as reading_text  # noqa: E402
+from ropemath.models.llama import LlamaConfig as LlamaConfig  # noqa: E402
+from ropemath.models.llama import LlamaLayer as LlamaLayer  # noqa: E402
+from ropemath.models.llama import LlamaModel as LlamaModel  # noqa: E402
+from ropemath.models.llama import attention_entropy as attention_entropy  # noqa: E402
+from ropemath.models.llama import llama_forward as llama_forward  # noqa: E402
+from ropemath.models.llama import low_precision_rope as low_precision_rope  # noqa: E402
+from ropemath.models.llama import mean_by_distance as mean_by_distance  # noqa: E402
+from ropemath.models.llama import pair_norms as pair_norms  # noqa: E402
+from ropemath.models.llama import pairs_removed_rope as pairs_removed_rope  # noqa: E402
+from ropemath.models.llama import perplexity as perplexity  # noqa: E402
+from ropemath.models.llama import round_to_bfloat16 as round_to_bfloat16  # noqa: E402
