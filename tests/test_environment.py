@@ -23,7 +23,7 @@ def pyproject():
 
 # Extras that environment.yml (the conda route) carries; the heavy optional extras have venvs and locks of
 # their own (`make conformance`: requirements-conformance.txt), checked by test_extra_locks_satisfy_ranges.
-CONDA_EXTRAS = ("test", "notebooks")
+CONDA_EXTRAS = ("test", "notebooks", "model")
 OWN_LOCKS = {"conformance": "requirements-conformance.txt"}
 
 

@@ -12,6 +12,7 @@ Usage::
     ropemath bench --json               # the same as JSON on stdout
     ropemath bench --plot /tmp/bench    # also write bench_ratios.png and bench_scaling.png
     ropemath bench --suites             # also time the symbolic tests, figures and nbval
+    ropemath bench --model              # also SmolLM2-135M's numpy forward pass against transformers'
 
 References: none (project convention; see :mod:`ropemath.cli.dispatch`).
 """
@@ -63,6 +64,8 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sections", nargs="+", choices=SECTIONS, default=list(SECTIONS), help="what to run")
     parser.add_argument("--suites", action="store_true", help="also time the slow suites (subprocesses)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--model", action="store_true",
+                        help="also time the numpy SmolLM2-135M forward pass (512 tokens) against transformers'")
     parser.add_argument("--plot", metavar="DIR", default=None, help="write timing plots into DIR (not figures/)")
 
 
@@ -252,6 +255,14 @@ def run_cli(args: argparse.Namespace) -> int:
         return 1
     if args.suites:
         res["suites"] = bench.suite_timings(Path.cwd())
+    if args.model:
+        from ropemath.cli import bench_model
+
+        try:
+            res["model"] = bench_model.model_bench()
+        except FileNotFoundError as exc:
+            print(f"ropemath bench: error: {exc}", file=sys.stderr)
+            return 2
     res["machine_after"] = _machine()
     if args.plot is not None:
         res["plots"] = [str(p) for p in _plot(res, Path(args.plot))]
@@ -259,6 +270,10 @@ def run_cli(args: argparse.Namespace) -> int:
         print(json.dumps(res, indent=1))
     else:
         _print_report(res)
+        if "model" in res:
+            from ropemath.cli import bench_model
+
+            bench_model.print_report(res["model"])
         for path in res.get("plots", []):
             print(f"wrote {path}")
     return 0

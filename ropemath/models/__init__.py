@@ -3,7 +3,8 @@ partial rotary, the W_q/W_k permutation, and context extension (PI, NTK, dynamic
 
 Layer 4: may import: ``ropemath.core``, ``ropemath.theory``, ``ropemath.attention``.
 Modules: ``implementations``, ``yarn``, ``scaling``, ``config`` (a Hugging Face config to θ_i),
-``agreement`` (which pairing each implementation uses, offline and against the real packages).
+``agreement`` (which pairing each implementation uses, offline and against the real packages),
+``llama`` (a Llama model's forward pass in numpy) and ``gguf_file`` (loading SmolLM2-135M from its GGUF file).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
@@ -36,3 +37,21 @@ __all__ = [
     *_pitfalls.__all__,
     *_deployment.__all__,
 ]
+
+# A trained model read in numpy (SmolLM2-135M, notebook 12): available as ``ropemath.models.<name>``, kept out of
+# ``__all__`` and so out of the top-level ``ropemath`` namespace (the redundant aliases mark the re-exports).
+from ropemath.models.gguf_file import MODEL_FETCH_COMMAND as MODEL_FETCH_COMMAND  # noqa: E402
+from ropemath.models.gguf_file import load_llama as load_llama  # noqa: E402
+from ropemath.models.gguf_file import model_path as model_path  # noqa: E402
+from ropemath.models.gguf_file import reading_text as reading_text  # noqa: E402
+from ropemath.models.llama import LlamaConfig as LlamaConfig  # noqa: E402
+from ropemath.models.llama import LlamaLayer as LlamaLayer  # noqa: E402
+from ropemath.models.llama import LlamaModel as LlamaModel  # noqa: E402
+from ropemath.models.llama import attention_entropy as attention_entropy  # noqa: E402
+from ropemath.models.llama import llama_forward as llama_forward  # noqa: E402
+from ropemath.models.llama import low_precision_rope as low_precision_rope  # noqa: E402
+from ropemath.models.llama import mean_by_distance as mean_by_distance  # noqa: E402
+from ropemath.models.llama import pair_norms as pair_norms  # noqa: E402
+from ropemath.models.llama import pairs_removed_rope as pairs_removed_rope  # noqa: E402
+from ropemath.models.llama import perplexity as perplexity  # noqa: E402
+from ropemath.models.llama import round_to_bfloat16 as round_to_bfloat16  # noqa: E402
