@@ -28,7 +28,7 @@ from ropemath.plots.attention_pattern import attention_pattern_figure
 from ropemath.plots.compare import RMS_TOLERANCE, figure_difference
 from ropemath.plots.decay import bound_vs_scores, decay_across_bases, long_term_decay
 from ropemath.plots.frequencies import position_error_figure, spectrum_figure
-from ropemath.plots.rotation_pictures import pair_speeds_figure, rotated_pair_figure
+from ropemath.plots.rotation_pictures import pair_speeds_figure, rotated_pair_figure, sparsity_figure
 from ropemath.plots.scaling import unseen_angles
 from ropemath.plots.tour_pictures import clock_figure, query_key_clock_figure, score_map_figure
 
@@ -43,7 +43,8 @@ FIGURES: dict[str, Callable[[], Figure]] = {
 DPI = 100
 
 __all__ = ["DPI", "FIGURES", "RMS_TOLERANCE", "figure_difference", "png_bytes", "save_png"]
-__all__ += ["pair_speeds_figure", "position_error_figure", "rotated_pair_figure", "spectrum_figure"]  # notebooks
+__all__ += ["pair_speeds_figure", "position_error_figure", "rotated_pair_figure", "spectrum_figure"]
+__all__ += ["attention_pattern_figure", "clock_figure", "query_key_clock_figure", "score_map_figure", "sparsity_figure"]  # notebooks
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:
