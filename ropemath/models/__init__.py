@@ -18,6 +18,27 @@ from ropemath.models.config import (
     RopeFrequencies,
     frequencies_from_config,
 )
+from ropemath.models.context_length import (
+    MEN_ET_AL_BASES as MEN_ET_AL_BASES,
+)
+from ropemath.models.context_length import (
+    check_published_bases as check_published_bases,
+)
+from ropemath.models.context_length import (
+    critical_pair as critical_pair,
+)
+from ropemath.models.context_length import (
+    round_up as round_up,
+)
+from ropemath.models.context_length import (
+    yarn_bands as yarn_bands,
+)
+from ropemath.models.context_length import (
+    yarn_bprime_frequencies as yarn_bprime_frequencies,
+)
+from ropemath.models.context_length import (
+    yarn_paper_vs_code as yarn_paper_vs_code,
+)
 from ropemath.models.implementation_errors import (
     bfloat16_distances as bfloat16_distances,
 )
@@ -49,7 +70,19 @@ from ropemath.models.implementations import (
     rotate_half,
 )
 from ropemath.models.questions import (
+    aliased_frequency as aliased_frequency,
+)
+from ropemath.models.questions import (
+    attention_outputs as attention_outputs,
+)
+from ropemath.models.questions import (
+    cached_key_scores as cached_key_scores,
+)
+from ropemath.models.questions import (
     dynamic_ntk_decode_scores as dynamic_ntk_decode_scores,
+)
+from ropemath.models.questions import (
+    hf_cos_sin_error as hf_cos_sin_error,
 )
 from ropemath.models.questions import (
     left_padded_positions as left_padded_positions,
@@ -86,7 +119,8 @@ from ropemath.models.yarn import (
 
 # Importable from ropemath.models for the notebooks, not part of the top-level API (notebook helpers):
 # bfloat16_distances, distance_band_errors, layout_pairs, max_phase_error, relative_error, rope_float32_angles,
-# dynamic_ntk_decode_scores, left_padded_positions, rope_pipeline, to_tf32.
+# dynamic_ntk_decode_scores, left_padded_positions, rope_pipeline, to_tf32, and notebooks 08/10's
+# context_length and questions helpers.
 __all__ = [
     "layout_verdicts",
     "real_layout_verdicts",
