@@ -98,8 +98,8 @@ def test_xl_gap_of_exactly_gap_is_no_difference(monkeypatch):
 
 
 def _broken_unless_causal(real):
-    def prefix(q, k, v, pos, *, causal=False, layout):
-        out = real(q, k, v, pos, causal=causal, layout=layout)
+    def prefix(q, k, v, pos, *, causal=False, layout, base=None, theta=None):
+        out = real(q, k, v, pos, causal=causal, layout=layout, base=base, theta=theta)
         return out if causal else out + 1.0
 
     return prefix
@@ -114,8 +114,8 @@ def test_linear_checks_compare_the_non_causal_prefix_form_too(monkeypatch):
 def test_rope_linear_time_samples_negative_and_positive_positions(monkeypatch):
     real = A.rope_linear_attention_prefix
 
-    def sign_lost(q, k, v, pos, *, causal=False, layout):  # R_|p|: right for p >= 0 only
-        return real(q, k, v, np.abs(pos), causal=causal, layout=layout)
+    def sign_lost(q, k, v, pos, *, causal=False, layout, base=None, theta=None):  # R_|p|: right for p >= 0 only
+        return real(q, k, v, np.abs(pos), causal=causal, layout=layout, base=base, theta=theta)
 
     monkeypatch.setattr(A, "rope_linear_attention_prefix", sign_lost)
     assert A.rope_linear_time().verdict == "fails"
