@@ -133,7 +133,8 @@ def test_notebooks_cite_tests():
     cited = {nb for nb, _, _ in cited_tests()}
     appendices = {name for name in IDS if "09" <= name[:2] <= "11"}
     assert appendices <= cited, f"appendices citing no test: {sorted(appendices - cited)}"
-    assert not (set(IDS) - appendices) & cited, f"main-path notebooks citing tests: {sorted((set(IDS) - appendices) & cited)}"
+    main_path_citing = (set(IDS) - appendices) & cited
+    assert not main_path_citing, f"main-path notebooks citing tests: {sorted(main_path_citing)}"
 
 
 @pytest.mark.parametrize("notebook,file,name", sorted(set(cited_tests())))

@@ -21,14 +21,14 @@ from ropemath.core import spectrum as _spectrum
 from ropemath.core.apply import *  # noqa: F403
 from ropemath.core.blocks import *  # noqa: F403
 from ropemath.core.checks import *  # noqa: F403
+
+# the survey of the checks (appendix 11), importable from ropemath.core outside the top-level API
+from ropemath.core.checks import survey as survey
 from ropemath.core.error_bounds import *  # noqa: F403
 from ropemath.core.precision import *  # noqa: F403
 from ropemath.core.rotation import *  # noqa: F403
 from ropemath.core.roundoff import *  # noqa: F403
 from ropemath.core.spectrum import *  # noqa: F403
-
-# the survey of the checks (appendix 11), importable from ropemath.core outside the top-level API
-from ropemath.core.checks import survey as survey
 
 __all__ = [
     *_rotation.__all__,

@@ -44,7 +44,8 @@ DPI = 100
 
 __all__ = ["DPI", "FIGURES", "RMS_TOLERANCE", "figure_difference", "png_bytes", "save_png"]
 __all__ += ["pair_speeds_figure", "position_error_figure", "rotated_pair_figure", "spectrum_figure"]
-__all__ += ["attention_pattern_figure", "clock_figure", "query_key_clock_figure", "score_map_figure", "sparsity_figure"]  # notebooks
+__all__ += ["attention_pattern_figure", "clock_figure", "query_key_clock_figure", "score_map_figure"]
+__all__ += ["sparsity_figure"]  # notebooks
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:

@@ -19,7 +19,8 @@ Convention: ``length`` ``L`` means the positions ``m = 0 .. L-1``; index ``i`` f
 
 References: X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (2024): the
 condition (from the expected score of a key similar to the query) and the published values
-b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128. Su Jianlin, kexue.fm/archives/10122, discusses that paper.
+b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128.
+Su Jianlin, kexue.fm/archives/10122, discusses that paper.
 """
 
 from __future__ import annotations
