@@ -7,7 +7,7 @@ in this list; ``tests/test_layers.py`` enforces it):
                            numeric identity checks, input validation, precision and round-off.
 1. ``ropemath.symbolic``   the proofs: sympy derivation of the 2D solution, identities, refutations.
 2. ``ropemath.theory``     the theory of the score: encodings for comparison, long-term decay, Abel
-                           summation, the plateau, Su's lower bound on the base.
+                           summation, the plateau, Men et al.'s lower bound on the base.
 3. ``ropemath.attention``  softmax and linear attention with RoPE.
 4. ``ropemath.models``     models in practice: Meta / GPT-J / Hugging Face implementations and layouts,
                            context extension (PI, NTK, YaRN, Llama 3.1).

@@ -39,7 +39,8 @@ def test_identity_tolerance_is_1e_12_inclusive():
     assert V.identity(1e-12, "x").verdict == "holds"
     assert V.identity(1.5e-12, "x").verdict == "fails"
     assert V.identity(0.5, "x", tol=1.0).verdict == "holds" and V.identity(2.0, "x", tol=1.0).verdict == "fails"
-    assert "(tolerance 1e-12)" in V.identity(0.0, "x").evidence
+    assert "within the tolerance 1e-12" in V.identity(0.0, "x").evidence
+    assert "(tolerance 1e-12)" in V.identity(0.5, "x").evidence
 
 
 def test_refuted_gap_is_1e_6_exclusive_and_the_correction_tolerance_inclusive():

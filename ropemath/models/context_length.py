@@ -10,7 +10,7 @@ Scope: small computations that notebook 08 shows and the tests pin.
   bands of any YaRN variant;
 * :func:`yarn_paper_vs_code` — where and by how much the paper's and the reference code's YaRN
   differ, split into the ramp's shape and the rounding of its ends;
-* :func:`round_up` and :func:`check_published_bases` — printed values of Su's :math:`b^*` that
+* :func:`round_up` and :func:`check_published_bases` — printed values of Men et al.'s :math:`b^*` that
   satisfy the condition, and the published bases of Men et al. evaluated against the very
   condition they come from (:math:`\min_{0\le m<L}\sum_i\cos m\theta_i \ge 0`).
 
@@ -182,7 +182,7 @@ def round_up(value: float, decimals: int = 1) -> float:
 
 @dataclass(frozen=True)
 class PublishedBase:
-    """A published base against Su's condition at length ``length`` (d = ``d``)."""
+    """A published base against Men et al.'s condition at length ``length`` (d = ``d``)."""
 
     length: int
     d: int
