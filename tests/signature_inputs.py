@@ -229,13 +229,26 @@ OVERRIDES = {
 SKIP = {"ROPE_TYPES", "RopeFrequencies", "BaseBound", "SUBPACKAGES"}
 
 
+#: names that reached ``ropemath.__all__`` when it became the union of the subpackages' lists (they were
+#: importable only from their modules before); their valid arguments and bad-input cases are not written yet,
+#: so they are not fuzzed here.  The list may only shrink (tests/test_generated_bad_input.py checks it).
+NOT_YET_FUZZED = {
+    "PublishedBase", "WrongAnswer", "YarnComparison", "attention_outputs", "bfloat16_distances",
+    "cached_key_scores", "check_answer", "check_published_bases", "complex_rotation_bound",
+    "composition_error_bound", "distance_band_errors", "expansion_term_values", "format_bound",
+    "full_turn_count_closed_form", "hf_cos_sin_error", "linear_attention_cost", "linear_attention_two_ways",
+    "max_phase_error", "pair_relative_error", "plateau_fit_constant", "position_term_shift_change",
+    "relative_error", "relative_position_error_bound", "rope_float32_angles", "round_up",
+    "same_token_score_maps", "scaled_rotation_blocks", "similar_key_expected_score", "similar_key_scores",
+    "toeplitz_deviation", "two_product_rope", "ulp_errors", "yarn_bands",
+}
+
+
 def public_callables() -> dict[str, object]:
-    """Every callable in ``ropemath.__all__`` (functions and RopeCache) except :data:`SKIP`."""
-    return {
-        name: getattr(ropemath, name)
-        for name in ropemath.__all__
-        if name not in SKIP and callable(getattr(ropemath, name))
-    }
+    """Every callable in ``ropemath.__all__`` (functions and RopeCache) except :data:`SKIP` and
+    :data:`NOT_YET_FUZZED`."""
+    return {name: getattr(ropemath, name) for name in ropemath.__all__
+            if name not in SKIP | NOT_YET_FUZZED and callable(getattr(ropemath, name))}
 
 
 def parameters(fn: object) -> list[inspect.Parameter]:

@@ -1,4 +1,5 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_004 from the original (``make mutants``).
+"""Tests that tell mutants of ropemath.claims.checks_literal_004 from the original (tools/mutants.py, issue #15
+item 4).
 
 What they pin, and why (every expected number is recomputed here with plain math, not the code under test):
 
@@ -90,6 +91,6 @@ def test_sdpa_is_inner_product_can_come_out_holds(monkeypatch):
     """The check looks at what SDPA returns: an attention that returned one number per query (a faulty
     implementation swapped in, as an inner product would) makes the claim hold; the real one fails it."""
     assert L.sdpa_is_inner_product().verdict == "fails"
-    monkeypatch.setattr(L, "rope_softmax_attention", lambda q, k, v, pos, layout, base: np.einsum("md,md->m", q, k))
+    monkeypatch.setattr(L, "rope_softmax_attention", lambda q, k, v, pos, layout, **rope: np.einsum("md,md->m", q, k))
     outcome = L.sdpa_is_inner_product()
     assert outcome.verdict == "holds" and "of shape []" in outcome.evidence

@@ -23,7 +23,16 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from signature_inputs import EXEMPT, VALID, bad_values, call, parameters, public_callables, valid_arguments
+from signature_inputs import (
+    EXEMPT,
+    NOT_YET_FUZZED,
+    VALID,
+    bad_values,
+    call,
+    parameters,
+    public_callables,
+    valid_arguments,
+)
 
 import ropemath
 
@@ -113,6 +122,12 @@ def cases_of(name: str) -> list[tuple[str, str, object, bool]]:
             if label not in exempt:
                 out.append((p.name, label, value, must_raise))
     return out
+
+
+def test_the_unfuzzed_list_only_names_public_callables():
+    """NOT_YET_FUZZED may only shrink: each entry is still a public callable (a renamed or removed one fails here)."""
+    assert all(callable(getattr(ropemath, name, None)) and name in ropemath.__all__ for name in NOT_YET_FUZZED)
+    assert len(NOT_YET_FUZZED) <= 33
 
 
 def test_every_public_callable_has_valid_arguments():
