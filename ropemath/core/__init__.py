@@ -25,6 +25,13 @@ from ropemath.core.checks import *  # noqa: F403
 # the survey of the checks (appendix 11), importable from ropemath.core outside the top-level API
 from ropemath.core.checks import survey as survey
 from ropemath.core.error_bounds import *  # noqa: F403
+
+# Importable from the subpackage for the notebooks, outside the top-level API (not covered by the input contract)
+from ropemath.core.error_bounds import determinant_error_bound as determinant_error_bound
+from ropemath.core.error_bounds import elementwise_error_bound as elementwise_error_bound
+from ropemath.core.error_bounds import norm_error_bound as norm_error_bound
+from ropemath.core.error_bounds import orthogonality_error_bound as orthogonality_error_bound
+from ropemath.core.error_bounds import survey_bounds as survey_bounds
 from ropemath.core.precision import *  # noqa: F403
 from ropemath.core.rotation import *  # noqa: F403
 from ropemath.core.roundoff import *  # noqa: F403

@@ -46,13 +46,8 @@ from ropemath.core._validate import check_base, check_d, check_int, check_positi
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = [
-    "orthogonality_error_bound",
-    "determinant_error_bound",
-    "norm_error_bound",
-    "elementwise_error_bound",
     "composition_error_bound",
     "relative_position_error_bound",
-    "survey_bounds",
     "complex_rotation_bound",
     "pair_relative_error",
     "two_product_rope",

@@ -22,6 +22,12 @@ from ropemath.models.agreement import *  # noqa: F403
 from ropemath.models.config import *  # noqa: F403
 from ropemath.models.context_length import *  # noqa: F403
 from ropemath.models.deployment import *  # noqa: F403
+
+# Importable from the subpackage for the notebooks, outside the top-level API (not covered by the input contract)
+from ropemath.models.deployment import dynamic_ntk_decode_scores as dynamic_ntk_decode_scores
+from ropemath.models.deployment import left_padded_positions as left_padded_positions
+from ropemath.models.deployment import rope_pipeline as rope_pipeline
+from ropemath.models.deployment import to_tf32 as to_tf32
 from ropemath.models.implementations import *  # noqa: F403
 from ropemath.models.pitfalls import *  # noqa: F403
 from ropemath.models.scaling import *  # noqa: F403

@@ -7,8 +7,9 @@ r"""RoPE as deployed: low-precision pipelines, left-padded positions and dynamic
   (``position_ids`` vs the cache slot), and dynamic NTK during decoding as transformers caches it.
 
 References: transformers ``LlamaRotaryEmbedding.forward``, ``modeling_rope_utils.dynamic_rope_update`` and
-``GenerationMixin`` (``position_ids`` from the attention mask); transformers issue #48428 and PR #48450 (TF32
-angle matmul); Meta ``llama`` ``apply_rotary_emb`` (``xq.float()``, ``type_as``); emozilla, dynamic NTK (2023).
+``GenerationMixin`` (``position_ids`` from the attention mask); the TF32 angle matmul:
+https://github.com/huggingface/transformers/issues/48428 and /pull/48450;
+Meta ``llama`` ``apply_rotary_emb`` (``xq.float()``, ``type_as``); emozilla, dynamic NTK (2023).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ropemath.core._validate import check_positions, check_x
 from ropemath.core.apply import apply_rope
 from ropemath.core.precision import round_to_format
 
-__all__ = ["to_tf32", "rope_pipeline", "left_padded_positions", "dynamic_ntk_decode_scores"]
+__all__ = []
 
 
 def to_tf32(x: npt.ArrayLike) -> np.ndarray:
@@ -31,7 +32,7 @@ def to_tf32(x: npt.ArrayLike) -> np.ndarray:
     TF32 is what a float32 matmul's inputs are rounded to when PyTorch may use TF32 tensor cores
     (``torch.set_float32_matmul_precision("high")``): 11 significant bits, so every integer up to
     :math:`2^{11} = 2048` is exact and 2049 is a tie that goes to 2048.  Source: NVIDIA's TF32
-    format; transformers issue #48428.
+    format; https://github.com/huggingface/transformers/issues/48428.
 
     >>> to_tf32([2047.0, 2048.0, 2049.0, 2051.0, 4097.0]).tolist()
     [2047.0, 2048.0, 2048.0, 2052.0, 4096.0]

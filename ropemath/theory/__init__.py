@@ -16,11 +16,19 @@ from ropemath.theory import plateau as _plateau
 from ropemath.theory import relative_position as _relative_position
 from ropemath.theory import similar_key as _similar_key
 from ropemath.theory.abel import *  # noqa: F403
+from ropemath.theory.abel import sharp_pair_products as sharp_pair_products
 from ropemath.theory.angle_error import *  # noqa: F403
 from ropemath.theory.base_bound import *  # noqa: F403
 from ropemath.theory.decay import *  # noqa: F403
 from ropemath.theory.encodings import *  # noqa: F403
 from ropemath.theory.plateau import *  # noqa: F403
+
+# Importable from the subpackage for the notebooks, outside the top-level API (not covered by the input contract)
+from ropemath.theory.plateau import continuum_cosine_sum as continuum_cosine_sum
+from ropemath.theory.plateau import dependent_phase_level as dependent_phase_level
+from ropemath.theory.plateau import exact_decay_bound as exact_decay_bound
+from ropemath.theory.plateau import log_regime as log_regime
+from ropemath.theory.plateau import return_distance as return_distance
 from ropemath.theory.relative_position import *  # noqa: F403
 from ropemath.theory.similar_key import *  # noqa: F403
 
@@ -36,14 +44,6 @@ __all__ = [
 ]
 
 # Long-term decay beyond Figure 2 (notebook 05): importable here, outside the numeric API of ``__all__``.
-from ropemath.theory.abel import sharp_pair_products  # noqa: F401, E402
-from ropemath.theory.plateau import (  # noqa: F401, E402
-    continuum_cosine_sum,
-    dependent_phase_level,
-    exact_decay_bound,
-    log_regime,
-    return_distance,
-)
 from ropemath.theory.similar_key import (  # noqa: F401, E402
     normalised_plateau,
     similar_key_expected_score,

@@ -39,7 +39,6 @@ __all__ = [
     "abel_bound",
     "abel_identity_error",
     "abel_check",
-    "sharp_pair_products",
 ]
 
 

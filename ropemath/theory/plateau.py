@@ -32,14 +32,7 @@ import numpy.typing as npt
 
 from ropemath.core._validate import check_base, check_d, finite_result
 
-__all__ = [
-    "random_phase_level",
-    "dependent_phase_level",
-    "exact_decay_bound",
-    "return_distance",
-    "continuum_cosine_sum",
-    "log_regime",
-]
+__all__ = ["random_phase_level"]
 
 
 @functools.lru_cache(maxsize=1)
