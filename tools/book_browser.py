@@ -113,8 +113,10 @@ def audit_site(build: Path, only: list[str] | None = None, screenshots: Path | N
 
     records: dict[str, dict] = {}
     with serve(build) as base, sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or CHROMIUM, args=["--no-sandbox"])
+        flags = ["--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium") or CHROMIUM, args=flags)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
+        context.set_default_timeout(120_000)  # a loaded 2-core machine renders MathJax slowly; waiting loses nothing
         for rel in only or pages(build):
             rec: dict = {"console": [], "failed": [], "external": []}
             page = context.new_page()
