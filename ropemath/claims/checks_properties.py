@@ -31,7 +31,7 @@ import numpy as np
 from ropemath.claims._verdict import GAP, conditional, identity, num, res
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
 from ropemath.claims.controls import control
-from ropemath.claims.ledger import Outcome
+from ropemath.claims.ledger import Alternative, Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error
 from ropemath.core.precision import angles_in_format, largest_distinct_integer, phase_error
@@ -177,6 +177,16 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str
     )
     evidence += f" Angles formed in {inside}: {'distinct and accurate' if inside_ok else 'NOT distinct or drifting'}."
     return conditional(broken, holds_inside, example, evidence)
+
+
+#: The alternative reading of the notes' stability sentences (notes 000, 001, 004): rounded angles, judged by
+#: :func:`stability`.
+ROUNDED_ANGLES_READING = Alternative(
+    "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
+    "the format the model runs in).",
+    "holds-if",
+    stability,
+)
 
 
 @control("the claim 'is the score' applied to f_q^T f_k, which is the score", what="f_q^T f_k")

@@ -363,12 +363,7 @@ ENTRIES: tuple[Entry, ...] = (
         P.orthogonal_is_stable,
         quote="旋轉矩陣是正交矩陣, 可以確保編碼的數值穩定性",
         alternatives=(
-            Alternative(
-                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
-                "the format the model runs in).",
-                "holds-if",
-                P.stability,
-            ),
+            P.ROUNDED_ANGLES_READING,
         ),
     ),
 )

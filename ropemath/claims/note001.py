@@ -392,12 +392,7 @@ ENTRIES: tuple[Entry, ...] = (
         quote="值得指出的是, R m R_m Rm是一个正交矩阵,它不会改变向量的模长,因此通常来说它不会改变原模型的稳定性。",
         reading="Read as numerical stability of the encoding (the effect on training is not checkable).",
         alternatives=(
-            Alternative(
-                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
-                "the format the model runs in).",
-                "holds-if",
-                P.stability,
-            ),
+            P.ROUNDED_ANGLES_READING,
         ),
     ),
     Entry(

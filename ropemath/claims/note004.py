@@ -420,12 +420,7 @@ ENTRIES: tuple[Entry, ...] = (
         quote="由于RΘd 是一个正交矩阵, 所以它在编码位置信息的时候是相对稳定的.",
         reading="'相对稳定' (relatively stable) is read as: errors are not amplified by R.",
         alternatives=(
-            Alternative(
-                "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
-                "the format the model runs in).",
-                "holds-if",
-                P.stability,
-            ),
+            P.ROUNDED_ANGLES_READING,
         ),
     ),
     Entry(
