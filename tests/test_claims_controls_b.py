@@ -1,4 +1,4 @@
-"""Negative controls of checks_derivation, checks_attention and checks_frequency (issue #15, item 3).
+"""Negative controls of checks_derivation, checks_attention and checks_frequency.
 
 Every check of these modules is run with its defaults and with its registered wrong variant; the
 expected verdicts below are the ledger's recorded verdicts (ropemath/claims/note00*.py) and their

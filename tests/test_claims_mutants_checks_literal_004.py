@@ -1,5 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_004 from the original (tools/mutants.py, issue #15
-item 4).
+"""Tests that tell mutants of ropemath.claims.checks_literal_004 from the original.
 
 What they pin, and why (every expected number is recomputed here with plain math, not the code under test):
 

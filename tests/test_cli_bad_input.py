@@ -1,4 +1,4 @@
-"""The command line on bad input: exit 2 and one line on stderr, never a traceback, nothing written (#14).
+"""The command line on bad input: exit 2 and one line on stderr, never a traceback, nothing written.
 
 Each case runs ``ropemath.cli.main`` in an empty working directory, which must stay empty.
 A failed check (a real "no") is exit 1; the controls show good arguments still exit 0.

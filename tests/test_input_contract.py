@@ -1,4 +1,4 @@
-"""The cases named in issue #14, one by one: each gets a clear error naming its parameter, up front.
+"""Named bad-input cases, one by one: each gets a clear error naming its parameter, up front.
 
 The generated tests (``test_generated_bad_input.py``) sweep every signature; these pin the
 messages of the cases users hit, with a valid control next to each.

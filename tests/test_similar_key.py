@@ -1,4 +1,4 @@
-"""Notebooks 05 and 06, issue #16: the motivation numbers, the intuition pictures, and the fixed figure.
+"""Notebooks 05 and 06: the motivation numbers, the intuition pictures, and the fixed figure.
 
 Each check sits next to a deliberately wrong variant that must fail it.
 """
@@ -176,7 +176,7 @@ def test_attention_pattern_figure_shows_scores_and_weights_that_ignore_a_shift()
 
 
 def test_bound_vs_scores_left_panel_shows_every_curve():
-    # issue #16: the random and aligned curves were invisible (flat at 0 on a linear axis of ±34)
+    # the random and aligned curves must be visible, not flat at 0 on a linear axis of ±34
     left = FIGURES["bound_vs_scores"]().axes[0]
     assert left.get_yscale() == "log"
     bottom, top = left.get_ylim()
