@@ -237,7 +237,7 @@ NOT_YET_FUZZED = {
     "cached_key_scores", "check_answer", "check_published_bases", "complex_rotation_bound",
     "composition_error_bound", "distance_band_errors", "expansion_term_values", "format_bound",
     "full_turn_count_closed_form", "hf_cos_sin_error", "linear_attention_cost", "linear_attention_two_ways",
-    "max_phase_error", "pair_relative_error", "plateau_fit_constant", "position_term_shift_change",
+    "max_phase_error", "pair_relative_error", "position_term_shift_change",
     "relative_error", "relative_position_error_bound", "rope_float32_angles", "round_up",
     "same_token_score_maps", "scaled_rotation_blocks", "similar_key_expected_score", "similar_key_scores",
     "toeplitz_deviation", "two_product_rope", "ulp_errors", "yarn_bands",

@@ -1,38 +1,11 @@
 r"""Derived rounding-error bounds for the identity checks and the float32 rotation kernels.
 
-Scope: the bounds that appendix notebook 11 asserts, each *derived* from the standard model of
-floating-point arithmetic rather than fitted to a measurement, so that they hold with and without
-fused multiply-add (FMA) and for any summation order a BLAS library chooses:
+Standard model: :math:`\mathrm{fl}(a \circ b) = (a\circ b)(1+\delta)`, :math:`|\delta| \le u`; a sum of n
+products is within :math:`\gamma_n = nu/(1-nu)` in any order, with or without FMA; cos/sin within
+``trig_ulps`` units of :math:`2^{-53}`.  The derivations are written out in appendix notebook 11.
 
-* :func:`composition_error_bound` — largest entry of :math:`|R_m R_n - R_{m+n}|` built from dense
-  float64 matrices (what :func:`ropemath.core.checks.composition_error` measures);
-* :func:`relative_position_error_bound` — the relative error of
-  :math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` (what
-  :func:`ropemath.core.checks.relative_position_error` measures);
-* :func:`orthogonality_error_bound`, :func:`determinant_error_bound`, :func:`norm_error_bound` and
-  :func:`elementwise_error_bound` — the identities about one matrix (what
-  :func:`~ropemath.core.checks.orthogonality_error`, :func:`~ropemath.core.checks.determinant_error`,
-  :func:`~ropemath.core.checks.norm_error` and :func:`~ropemath.core.checks.elementwise_error` measure);
-  the last three grow with ``d`` or are independent of it, none grows with the position;
-* :func:`complex_rotation_bound` — a pair rotated as a complex64 number :math:`z\,e^{im\theta_i}`
-  against the exact rotation, relative to the pair's norm;
-* :func:`pair_relative_error`, :func:`two_product_rope` and :func:`ulp_errors` — the measurements
-  of notebook 04 (per-pair errors, the two-product formula in the vectors'
-  precision, errors in units of the pair's last place).
-
-The model: every basic operation is exact then rounded, :math:`\mathrm{fl}(a \circ b) = (a\circ b)(1+\delta)`,
-:math:`|\delta| \le u`, with :math:`u = 2^{-53}` (float64) or :math:`2^{-24}` (float32); a sum of
-:math:`n` products is off by at most :math:`\gamma_n \sum |a_j b_j|`, :math:`\gamma_n = nu/(1-nu)`, in any
-order and with or without FMA (an FMA rounds once where two operations round twice, so it can only
-remove terms).  Adding an exact zero is exact, so the zero entries of a block-diagonal matrix cost
-nothing.  ``cos``/``sin`` are assumed within ``trig_ulps`` units of :math:`2^{-53}` of the exact value
-of the rounded angle (glibc: below 1; numpy's SIMD kernels: a few); ``tests/test_error_bounds.py``
-measures that assumption against 50-digit arithmetic.
-
-References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), §2.2 and
-§3.1 (the model, :math:`\gamma_n`); R. Brent, C. Percival, P. Zimmermann, "Error bounds on complex
-floating-point multiplication", Math. Comp. 76 (2007) (the naive complex product is within
-:math:`\sqrt5\,u`); Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), (16), (34).
+References: N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), §2.2, §3.1;
+Brent, Percival and Zimmermann, Math. Comp. 76 (2007); Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15)-(16), (34).
 """
 
 from __future__ import annotations
@@ -86,14 +59,8 @@ def orthogonality_error_bound(*, trig_ulps: float = 4.0) -> float:
     .. math:: \max_{jk} |\mathrm{fl}(\hat R^\top \hat R) - I|_{jk} \le
               2\sqrt2\,t + 2t^2 + \gamma_2\,(1 + \sqrt2\,t)^2
 
-    Every entry of :math:`\hat R^\top\hat R` has at most two nonzero products (adding the exact
-    zeros outside the blocks is exact).  A diagonal entry is :math:`\mathrm{fl}(\hat c^2 + \hat s^2)`
-    with :math:`|\hat c^2 + \hat s^2 - 1| \le 2(|c| + |s|)t + 2t^2 \le 2\sqrt2\,t + 2t^2` and the
-    sum off by :math:`\gamma_2(\hat c^2 + \hat s^2)`; subtracting 1 is exact (Sterbenz).  An
-    off-diagonal entry is :math:`\hat c(-\hat s) + \hat s\hat c`: 0 exactly without FMA, and with FMA
-    the rounding error of one product, at most :math:`u|\hat c\hat s| \le u/2` — below the diagonal's
-    bound.  Independent of ``d`` and of the position: about :math:`13.3u` with ``trig_ulps = 4``.
-    Source: Higham (2002) §2.2, §3.1; RoFormer §3.2.2 (an orthogonal matrix).
+    :math:`t` = ``trig_ulps``·u.  Independent of ``d`` and of the position (derivation: notebook 11 §2).
+    Source: Higham (2002) §2.2, §3.1; RoFormer §3.2.2.
 
     >>> round(orthogonality_error_bound() / 2.0**-53, 1)
     13.3
@@ -109,28 +76,18 @@ def determinant_error_bound(d: int, *, trig_ulps: float = 4.0, log_ulps: float =
               B = \tfrac d2 \ln\tfrac{1}{1-\rho} + d\,u\,\big(2\ell A + A + \tfrac d2\,\tfrac{\rho}{1-\rho}\big),
 
     with :math:`\rho = (1 + 2\sqrt2\,t + 2t^2)(1 + \gamma_4) - 1`, :math:`A = \tfrac12\ln 2 + 2\rho`,
-    :math:`\ell` = ``log_ulps``, :math:`e_{\exp}` = ``exp_ulps``.  numpy's ``det`` factors
-    :math:`\hat R = PLU` (LAPACK ``getrf``) and returns :math:`\pm\exp(\sum_j \log|u_{jj}|)`.  On a
-    block-diagonal matrix the elimination never mixes blocks (every update adds an exact zero), so each
-    :math:`2\times2` block :math:`\begin{pmatrix}\hat c & -\hat s\\ \hat s & \hat c\end{pmatrix}` is factored
-    on its own: with pivot :math:`\hat c` (:math:`|\hat c| \ge |\hat s|`),
-    :math:`u_{11}u_{22} = \big(\hat c^2 + \hat s^2(1+\delta)\big)(1+\delta')`, at most four roundings,
-    so :math:`|u_{11}u_{22} - 1| \le \rho` (and symmetrically with pivot :math:`\hat s`).  The
-    :math:`d/2` block errors add up in the logarithm (first term of :math:`B`).  Each
-    :math:`|\log|u_{jj}|| \le A` (the pivot is at least :math:`1/\sqrt2` of the block's norm), so each
-    logarithm is off by :math:`\le 2\ell u A`, and each of the :math:`d` additions by :math:`u` times a
-    partial sum, which is at most :math:`A` plus the accumulated block errors.  The bound grows like
-    :math:`d`: about :math:`9\,d\,u` with the defaults; random signs make the measured error much
-    smaller (about :math:`\sqrt d`), but a derived bound cannot count on them.  Source: Higham (2002)
-    §2.2, §9.3 (LU); numpy ``linalg.det`` (``slogdet`` then ``exp``); RoFormer eq. (15).
+    :math:`\ell` = ``log_ulps``, :math:`e_{\exp}` = ``exp_ulps``: numpy's LU (``getrf``), then
+    :math:`\pm\exp(\sum_j \log|u_{jj}|)`; about :math:`9\,d\,u`.  Derived step by step in notebook 11 §2.
+    Source: Higham (2002) §2.2, §9.3; RoFormer eq. (15).
 
     >>> round(determinant_error_bound(128) / 2.0**-53), round(determinant_error_bound(2048) / 2.0**-53)
-    (1159, 18515)
+    (1115, 17813)
     """
     d = check_d(d)
     t = _trig(trig_ulps)
     ell, e = _ulps(log_ulps, "log_ulps"), _ulps(exp_ulps, "exp_ulps")
-    rho = (1 + 2 * math.sqrt(2) * t + 2 * t * t) * (1 + _gamma(4, U64)) - 1
+    trig, g4 = 2 * math.sqrt(2) * t + 2 * t * t, _gamma(4, U64)
+    rho = trig + g4 + trig * g4  # (1 + trig)(1 + gamma_4) - 1, without cancellation
     a = 0.5 * math.log(2) + 2 * rho
     blocks = d / 2 * -math.log1p(-rho)
     logs_and_sums = d * U64 * (2 * ell * a + a + d / 2 * rho / (1 - rho))
@@ -144,13 +101,8 @@ def norm_error_bound(d: int, *, trig_ulps: float = 4.0) -> float:
               \Big(\frac{(1+e)(1+\nu)}{1-\nu} - 1\Big)(1+u), \quad
               e = \sqrt2\,t + \sqrt2\,\gamma_2(1+\sqrt2\,t), \quad \nu = \sqrt{1+\gamma_{d+1}}\,(1+u) - 1
 
-    Each pair is multiplied by :math:`\hat R_i = \begin{pmatrix}\hat c & -\hat s\\ \hat s & \hat c\end{pmatrix}`, which
-    scales lengths by :math:`\sqrt{\hat c^2 + \hat s^2} \in [1 - \sqrt2 t, 1 + \sqrt2 t]`, and two
-    products and a sum per coordinate (FMA or not) add at most :math:`\sqrt2\,\gamma_2` of the pair's
-    norm: together :math:`e`.  Each computed norm (d squares, a sum in any order, a square root) has
-    relative error :math:`\le \nu \approx (d/2 + 3/2)u`; the subtraction is exact (Sterbenz) and the
-    division rounds once.  About :math:`(d + 11.5)\,u` with ``trig_ulps = 4``: it grows with ``d``, not with
-    the position.  Source: Higham (2002) §2.2, §3.1; RoFormer §3.3 (the norm is kept).
+    :math:`e`: a pair's scaling :math:`\sqrt{\hat c^2 + \hat s^2}` and its two products and sum; :math:`\nu`:
+    each computed norm.  About :math:`(d + 11.5)\,u`; notebook 11 §2.  Source: Higham (2002) §2.2, §3.1.
 
     >>> round(norm_error_bound(2) / 2.0**-53, 1), round(norm_error_bound(4096) / 2.0**-53)
     (13.5, 4107)
@@ -167,12 +119,8 @@ def elementwise_error_bound(*, trig_ulps: float = 4.0) -> float:
 
     .. math:: \frac{|\hat y_j - (\hat R x)_j|}{\|x\|} \le \big(2\sqrt2\,t + 2\gamma_2(1 + \sqrt2\,t)\big)(1+u)
 
-    Both routes use the same float64 angles; each coordinate is two products and a sum (in the dense
-    product the other :math:`d - 2` terms are exact zeros), within :math:`\gamma_2\,\|(a,b)\|\,\|(\hat c, \hat s)\|`
-    of the exact value for its own :math:`\hat c, \hat s`; if the two routes evaluate cos/sin
-    separately, their values differ by at most :math:`2t` each (:math:`2\sqrt2\,t` for the pair).
-    The division by :math:`\|x\|` rounds once.  About :math:`15.3u` with ``trig_ulps = 4``.
-    Source: Higham (2002) §2.2; RoFormer eq. (34).
+    Each coordinate is two products and a sum on each route (:math:`\gamma_2` each); cos/sin evaluated
+    separately differ by :math:`\le 2t`.  About :math:`15.3u`.  Source: Higham (2002) §2.2; RoFormer eq. (34).
 
     >>> round(elementwise_error_bound() / 2.0**-53, 1)
     15.3
@@ -187,10 +135,8 @@ def composition_error_bound(m: int, n: int, d: int, base: float = 10000.0, *, tr
     .. math:: \max_{jk} |\mathrm{fl}(R_m R_n) - \mathrm{fl}(R_{m+n})|_{jk} \le
               (|m| + |n| + |m+n|)\,\max_i\theta_i\,u + 2\sqrt2\,t + 2t^2 + \gamma_2 (1+\sqrt2 t)^2 + t
 
-    with :math:`t` = ``trig_ulps``·u.  First term: the three angles are rounded separately, each off
-    by :math:`\le |p|\theta_i u`, and :math:`|\cos x - \cos y| \le |x - y|`.  Then the cos/sin
-    errors of both factors, the two products and one sum (:math:`\gamma_2`, FMA or not), and the cos/sin
-    error of the reference entry.  Source: Higham (2002) §2.2, §3.1; RoFormer eq. (15).
+    with :math:`t` = ``trig_ulps``·u: separately rounded angles, then one matrix's rounding (notebook 11 §2).
+    Source: Higham (2002) §2.2, §3.1; RoFormer eq. (15).
 
     >>> b = composition_error_bound(10**6, 10**6 - 5, 128)
     >>> round(b / (10**6 * 2.0**-53), 3)  # about 4 |m| u far out
@@ -212,11 +158,7 @@ def relative_position_error_bound(
               + 3\eta + \eta^2 + \gamma_d\big((1+\eta)^2 + (1+\eta)\big),
               \qquad \eta = 2t + \sqrt2\,\gamma_2 (1 + \sqrt2 t)
 
-    :math:`\eta` bounds one computed :math:`\hat R x` against the exact rotation by the rounded angles
-    (cos/sin errors: a block error of norm :math:`\le 2t`; two products and a sum per row), and
-    :math:`\gamma_d` each length-d dot product.  With exact angles the two sides differ by at most the
-    angle mismatch :math:`|\hat b - \hat a - \hat c| \le (|m|+|n|+|n-m|)\theta_i u` per pair, since
-    :math:`\|R(x) - R(y)\|_2 \le |x - y|`.  Source: Higham (2002) §3.1; RoFormer eq. (16).
+    Five steps, written out in notebook 11 §2.  Source: Higham (2002) §3.1; RoFormer eq. (16).
 
     >>> b = relative_position_error_bound(1, -4, 128)
     >>> 250 * 2.0**-53 < b < 350 * 2.0**-53  # about (2d + 33) u near the origin

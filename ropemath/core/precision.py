@@ -1,24 +1,9 @@
 r"""What low-precision angles do to RoPE: bfloat16 emulation, phase errors, lost shift invariance.
 
-Scope: the angles :math:`m\theta_i` computed the way a framework computes them in a lower
-precision — position and inverse frequency stored in the format, their product rounded to the
-format — compared with the float64 angles of :func:`ropemath.angles`.
+Emulation is exact: a product of two float32 (or bfloat16) numbers is exact in float64, rounded once.
 
-* :func:`to_bfloat16` emulates bfloat16 with numpy (8 significand bits, float32's exponent
-  range) by round-to-nearest-even on the float32 bit pattern;
-* :func:`round_to_format` rounds to ``"float64"``, ``"float32"`` or ``"bfloat16"``;
-* :func:`angles_in_format`, :func:`phase_error`: the low-precision angles and their error;
-* :func:`largest_distinct_integer`: the last position before consecutive integers collide;
-* :func:`shift_error_in_format`: how far the score at ``(m + s, n + s)`` drifts from the
-  score at ``(m, n)`` when the angles are rounded.
-
-Emulated arithmetic is exact: a product of two float32 (or bfloat16) numbers is exact in
-float64, and rounding that once to the format gives the correctly rounded product.
-
-References: gpt-neox PR #1016 (``inv_freq`` in bf16 made positions 256 and 257
-indistinguishable); Hugging Face transformers PR #29285 ("RoPE loses precision for Llama /
-Gemma", angles forced to float32); IEEE 754-2008 round-to-nearest-even; bfloat16 (Google
-Brain floating-point format: 1 sign, 8 exponent, 7 stored fraction bits).
+References: gpt-neox PR #1016 (bf16 ``inv_freq``); transformers PR #29285 (angles forced to float32);
+IEEE 754-2008 round-to-nearest-even.
 """
 
 from __future__ import annotations

@@ -1,22 +1,9 @@
-r"""Float64 rounding of the angles mθ_i, and how the identity errors grow with the position.
+r"""Float64 rounding of the angles :math:`m\theta_i`, and how identity errors grow with the position.
 
-Scope: :func:`angle_rounding_error` measures *exactly* (with :class:`fractions.Fraction`)
-how far the float64 angle :math:`\mathrm{fl}(m\theta_i)` is from the exact product of the
-float64 numbers ``m`` and ``theta_i``; :func:`angle_error_bound` is the textbook bound
-:math:`|m|\theta_i u` with the unit roundoff :math:`u = 2^{-53}`; and
-:func:`error_vs_position` sweeps the position and records the errors of the checks of
-:mod:`ropemath.core.checks`, so a notebook can plot them against :math:`|m|`; :func:`loglog_slope`
-measures their growth rate.
+Two-position identities compare separately rounded angles (error :math:`\propto |m|u`); one-matrix
+identities do not grow with the position.
 
-Why errors grow: an identity that combines rotations at *different* positions
-(:math:`R_m R_n = R_{m+n}`, :math:`(R_m q)^\top R_n k = q^\top R_{n-m} k`) compares angles
-rounded separately, each off by up to :math:`|m|\theta_i u`; an identity about one
-matrix (orthogonality, determinant, norm) holds for whatever angle was rounded, so its
-error does not grow.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15)-(16);
-N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), §2.2
-(the standard model :math:`\mathrm{fl}(xy) = xy(1+\delta)`, :math:`|\delta| \le u`).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15)-(16); Higham (2002) §2.2.
 """
 
 from __future__ import annotations

@@ -1,31 +1,14 @@
-r"""Symbolic mathematics of RoPE with sympy: the 2D derivation, proofs and refutations.
+r"""Symbolic mathematics of RoPE with sympy: the 2D derivation, every solution, proofs and refutations.
 
-Scope: an explicitly imported subpackage (``import ropemath`` never imports sympy):
-
-* :mod:`.common` — the fixed symbols (``q, k, q0, q1, k0, k1, m, n, theta``), the symbolic
-  rotation :math:`R(a)` and :math:`R^d_{\Theta,m}` (explicit, and as notation :class:`~.common.Rot`),
-  the one renderer of displayed formulas (:func:`~.common.render`), the zero test and the
-  :class:`Proof` record, whose displayed statement is the statement proved;
-* :mod:`.notation` — the notation statements are displayed in and :func:`~.notation.render`;
-* :mod:`.derivation` — :func:`derivation_steps` (the ordered, sympy-verified steps of
-  RoFormer §3.2.1) and :func:`rope_2d_solution` (:math:`q e^{im\theta}`);
-* :mod:`.proofs` — ``prove_*`` functions and the :data:`~.proofs.PROOFS` registry;
-* :mod:`.general` — every solution of the real requirement: criteria decided by sympy,
-  the alternating reflection, two maps, the continuous group, the real normal form;
-* :mod:`.refutations` — false variants with counterexamples, :data:`~.refutations.REFUTATIONS`;
-* :mod:`.cli` — ``ropemath derive``.
-
-Names are loaded on first use (PEP 562), so building the ``ropemath`` command-line parser
-does not import sympy either.
+Scope: :mod:`.common` (symbols, :class:`Proof`, zero test), :mod:`.notation` (displayed formulas),
+:mod:`.derivation`, :mod:`.general`, :mod:`.proofs`, :mod:`.refutations`, :mod:`.cli` (``ropemath derive``).
+Names load on first use (PEP 562), so ``import ropemath`` never imports sympy.
 
 >>> from ropemath import symbolic
 >>> symbolic.rope_2d_solution()
 q*exp(I*m*theta)
->>> symbolic.get_proof("transpose").holds
-True
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2 and §3.4; Su Jianlin,
-kexue.fm/archives/8265.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2, §3.4; Su Jianlin, kexue.fm/archives/8265.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""The ``ropemath derive`` command: print the sympy derivation, the proofs and the refutations.
+r"""The ``ropemath derive`` command: print the sympy derivation, the proofs and the refutations.
 
-Scope: formatting only.  By default all three parts are printed (``--only`` picks some);
-``--latex`` prints LaTeX instead of plain text.  Every formula printed is rendered by sympy
-(``sympy.latex`` or ``sstr``) from the expressions that were proved; none is typed here.  The
-exit code is 1, with the failing items named on stderr, if any derivation step is not verified,
-any proof does not hold, or any refutation is not established; otherwise 0.  sympy is imported
-only when the command runs.
+Every formula printed is rendered by sympy from the expressions proved.  Exit code 1 (failing items named
+on stderr) if a step is not verified, a proof does not hold or a refutation is not established.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1; Su Jianlin, kexue.fm/archives/8265.
 """

@@ -1,31 +1,10 @@
-r"""Shared sympy symbols, the rotation matrices and their notation, the renderer, the zero test, the proof record.
+r"""Shared sympy symbols, rotation matrices, the zero test and the :class:`Proof` record.
 
-Scope: everything the derivation (:mod:`.derivation`), the proofs (:mod:`.proofs`) and the
-refutations (:mod:`.refutations`) have in common, so that all three speak about the same
-symbols and decide "this identity holds" in the same way.
+Symbols: complex ``q, k`` (a 2D vector read as :math:`q_0 + \mathrm{i} q_1`), real ``q0, q1, k0, k1``,
+positions ``m, n``, angles ``theta, a, b``.  :func:`is_zero` only rewrites an expression into an equal
+one, so ``True`` proves it vanishes; ``False`` is no disproof (those are counterexamples, :mod:`.refutations`).
 
-Symbols (fixed names, so printed output is deterministic):
-
-* ``q``, ``k`` — complex symbols: a 2D query/key vector :math:`(q_0, q_1)` read as the
-  complex number :math:`q = q_0 + i q_1` (RoFormer §3.2.1).
-* ``q0, q1, k0, k1`` — real components :math:`q_0, q_1, k_0, k_1`.
-* ``m, n`` — real positions (query at ``m``, key at ``n``; relative distance :math:`m - n`).
-* ``theta`` — real angle per unit position :math:`\theta`; ``a, b`` — real angles.
-
-Display: every formula this package shows is rendered by :func:`~.notation.render` (``sympy.latex``)
-or :func:`~.notation.plain` (``sstr``) from the expression that was proved.  Statements are built
-from the notation of :mod:`.notation` (re-exported here: :class:`~.notation.Rot`,
-:class:`~.notation.Scalar`, :func:`~.notation.explicit`, ...), matrix symbols and sums; a
-:class:`Proof` compares the multiplied-out sides of the very statement it displays.
-
-The zero test :func:`is_zero` only ever transforms an expression into an equal one
-(``expand``, ``expand_trig``, ``expand_complex``, ``simplify``), so ``True`` is a proof that
-the expression vanishes identically.  ``False`` only means sympy did not reduce it to 0; it is
-not by itself a disproof — the disproofs of this package are concrete counterexamples
-(:mod:`.refutations`).
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2 eq. (13)-(16);
-Su Jianlin, kexue.fm/archives/8265.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2 eq. (13)-(16).
 """
 
 from __future__ import annotations

@@ -1,36 +1,15 @@
-r"""RoPE's two-dimensional solution, derived by sympy one step at a time.
+r"""RoPE's two-dimensional solution, derived by sympy one step at a time (RoFormer §3.2.1, Su's kexue.fm/archives/8265).
 
-Scope: the derivation of RoFormer §3.2.1 (and Su's kexue.fm/archives/8265).  We look for an
-encoding :math:`f(x, m)` of a 2D vector :math:`x` (read as a complex number) at position
-:math:`m` whose inner products depend on positions only through :math:`m - n`:
+We ask :math:`f(q, m)\,\overline{f(k, n)} = g(q, k, m - n)`, :math:`f(x, 0) = x`, one f, :math:`q, k \neq 0`.
+Each :class:`Step` is produced by sympy (``Abs``, ``log``, ``solve``, ``rsolve``) and checked by a second
+route; its ``method`` says what the check establishes (for a form it introduces: that the form *satisfies*
+the equation; necessity is the argument in the text).  :func:`verify_step` re-runs a check.
 
-.. math:: \langle f(q, m), f(k, n)\rangle = g(q, k, m - n), \qquad f(x, 0) = x .
+Unknown functions, shown as :math:`\rho_f, \psi_f, \rho_g, \psi_g, \psi` (RoFormer's :math:`R_f, \Theta_f`;
+here R is a rotation and :math:`\Theta` the set of frequencies): ``R_f`` (modulus of f), ``Theta_f``
+(argument of f), ``R_g``, ``Theta_g`` (of g), ``Theta(x)`` = :math:`\arg x`, ``varphi(m)``; constant ``gamma``.
 
-Following Su we ask for the stronger complex identity
-:math:`f(q, m)\,\overline{f(k, n)} = g(q, k, m - n)` (its real part is the inner product) and
-the same :math:`f` for queries and keys.  Every step below is an equation sympy either proves
-(``simplify(lhs - rhs) == 0``) or produces (``Abs``, ``log``, ``solve``, ``rsolve``) and then
-checks by a different route (a modulus by :math:`z\bar z`, an argument by rebuilding
-:math:`e^{i\,\cdot}`, a solution by substituting it back); each :class:`Step` carries a
-``verified`` flag computed by running its check, and :func:`verify_step` re-runs the check on
-any (possibly altered) step.  What a flag establishes is in its ``method``: for the steps that
-introduce a form (the split of the argument, the constant increment) the check shows that the
-form *satisfies* the equation, or that a side is free of the variables it must not contain;
-*necessity* — that no other form does — is the argument in the step's explanation (and in notebook
-02), not something the flag proves.  The substitutions :math:`n = m` and :math:`m = n = 0` are
-checked against independently written results.  A step's title and explanation are prose whose formulas are rendered
-from the step's own expressions (:meth:`Step.heading`, :meth:`Step.explain`), never typed.
-Conditions: :math:`q, k \neq 0` (so that the modulus is
-positive and the argument defined); the recurrence fixes :math:`\varphi` at integer positions
-and RoPE uses the same formula for every real :math:`m`; angles are equal modulo :math:`2\pi`.
-
-Unknown functions (sympy ``Function``): ``R_f(x, m)`` (modulus of f, positive),
-``Theta_f(x, m)`` (argument of f), ``R_g``, ``Theta_g`` (modulus and argument of g),
-``Theta(x)`` (argument of x itself, :math:`\arg x`), ``varphi(m)``; constant ``gamma``.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1 eq. (12)-(13) and §3.4.1;
-Su Jianlin, kexue.fm/archives/8265; notes "RoPE: Rotray Position Embedding" (Ethan Lai),
-"旋转位置编码(RoPE)公式详细推导过程" (kler.cn), "RoPE / RoFormer" (DaNing).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1 eq. (12)-(13), §3.4.1.
 """
 
 from __future__ import annotations
@@ -57,11 +36,11 @@ __all__ = [
     "verify_step",
 ]
 
-R_f = sp.Function("R_f", positive=True)
-Theta_f = sp.Function("Theta_f", real=True)
-R_g = sp.Function("R_g", positive=True)
-Theta_g = sp.Function("Theta_g", real=True)
-Theta = sp.Function("Theta", real=True)
+R_f = sp.Function("rho_f", positive=True)
+Theta_f = sp.Function("psi_f", real=True)
+R_g = sp.Function("rho_g", positive=True)
+Theta_g = sp.Function("psi_g", real=True)
+Theta = sp.Function("psi", real=True)
 varphi = sp.Function("varphi", real=True)
 gamma = sp.Symbol("gamma", real=True)
 _R = sp.Symbol("R", positive=True)  # the unknown of the radial solve
@@ -198,7 +177,7 @@ def _build() -> tuple[Step, ...]:
     written = sp.Mul(_f(q, m), sp.conjugate(_f(k, n), evaluate=False), evaluate=False)
     product = sp.powsimp(written.doit())  # sympy evaluates the conjugate and combines the exponentials
     add("polar_product", "Polar forms multiply moduli and subtract arguments",
-        "Write f in polar form, {polar}, with R_f > 0 and Theta_f real; sympy evaluates the conjugate and "
+        "Write f in polar form, {polar}, with rho_f > 0 and psi_f real; sympy evaluates the conjugate and "
         "combines the exponentials.",
         written, product, "conjugate evaluated + powsimp; checked in Cartesian form (cos + i sin)", _cartesian_identity,
         polar=sp.Eq(_f_name(_x, m), _f(_x, m)))
@@ -266,7 +245,7 @@ def _build() -> tuple[Step, ...]:
 
     sep = add("angle_split", "The argument splits: {equation}",
               "Set n = m and use f(x, 0) = x at m = n = 0: {given} for all q, k. Moving the terms in q to one side "
-              "and those in k to the other separates the variables, so Theta_f(q, m) minus the argument of q is "
+              "and those in k to the other separates the variables, so psi_f(q, m) minus the argument of q is "
               "one function of m alone, varphi(m). sympy checks that this form satisfies the n = m equation.",
               Theta_f(q, m), Theta(q) + varphi(m),
               "substitutions checked; this candidate satisfies the equation (necessity: the separation argument)",
@@ -321,8 +300,8 @@ def _build() -> tuple[Step, ...]:
 
     sol = add("solution", "The solution: {result}",
               "Put the modulus {modulus} and the argument {argument} together: {equation}, checked with "
-              "q = q_0 + i q_1 and Theta(q) = arg q (q != 0).",
-              f_qm, solution, "identity with q = q0 + i q1, Theta = arg", solution_check,
+              "q = q_0 + i q_1 and psi(q) = arg q (q != 0).",
+              f_qm, solution, "identity with q = q0 + i q1, psi = arg", solution_check,
               modulus=sp.Eq(rad.lhs, rad.rhs), argument=sp.Eq(Theta_f(q, m), sep.rhs.subs(varphi(m), phi_m)),
               result=sp.Eq(_f_name(q, m), solution))
 

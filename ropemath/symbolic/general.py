@@ -1,29 +1,11 @@
-r"""Every solution of RoPE's requirement, not just one: criteria, counterexamples and the normal form.
+r"""Every solution of RoPE's requirement: criteria decided by sympy, counterexamples, the real normal form.
 
-Scope: notebook 02 derives :math:`f(q, m) = q\,e^{\mathrm{i}m\theta}` from the *complex* identity; this
-module checks what the weaker, real requirement allows and what each assumption buys.  With integer
-positions and one map :math:`f` for queries and keys, the real requirement
+With integer positions and one map f, :math:`\langle f(q, m), f(k, n)\rangle = g(q, k, m - n)`,
+:math:`f(x, 0) = x` forces :math:`f(\cdot, m) = S^m` with :math:`S` orthogonal (argument: notebook 02).
+Everything is exact; a criterion sympy cannot decide counts as not satisfied.
 
-.. math:: \langle f(q, m), f(k, n)\rangle = g(q, k, m - n), \qquad f(x, 0) = x
-
-makes :math:`f(\cdot, m)` a linear isometry :math:`A_m` with :math:`A_m^\top A_n = A_{n-m}`, hence
-:math:`A_m = S^m` for an orthogonal :math:`S = A_1` (the argument is in notebook 02).  The functions
-below decide the criteria symbolically, so a candidate can pass or fail:
-
-* :func:`satisfies_real_requirement` — :math:`A_0 = I` and :math:`A_m^\top A_n = A_{n-m}` for integer
-  :math:`m, n` (rotations pass; so does a reflection alternating with the identity);
-* :func:`satisfies_complex_requirement` — :math:`f_q(q, m)\,\overline{f_k(k, n)} = f_q(q, m-n)\,\overline{f_k(k, 0)}`
-  and :math:`f(x, 0) = x` (rotations pass, the alternating reflection fails; two different maps
-  :math:`f_q = a^m q e^{\mathrm{i}m\theta}`, :math:`f_k = a^{-n} k e^{\mathrm{i}n\theta}` pass);
-* :func:`one_parameter_group` — :math:`e^{m\Omega}` for a skew :math:`\Omega`: the rotation
-  :math:`R(m\theta)`, with determinant 1 for every real :math:`m`;
-* :func:`real_normal_form` and :func:`is_real_normal_form` — an orthogonal :math:`S` written exactly as
-  :math:`P\,\mathrm{diag}(R(\theta_i), \pm1)\,P^\top` with :math:`P` orthogonal (Horn and Johnson,
-  *Matrix Analysis*, 2nd ed. (2013), Cor. 2.5.11), computed from sympy's exact eigenvectors.
-
-Everything is exact (sympy, integer or rational entries); a criterion that cannot be decided counts as
-not satisfied.  References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.1; Su Jianlin,
-kexue.fm/archives/8265; Horn and Johnson (2013) §2.5.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.1; Horn and Johnson, *Matrix Analysis*,
+2nd ed. (2013), Cor. 2.5.11.
 """
 
 from __future__ import annotations

@@ -1,14 +1,8 @@
-r"""Notation for displayed formulas: rotation matrices and scalar products that print as a reader writes them.
+r"""Notation for displayed formulas: :class:`Rot`, :class:`Scalar`, :func:`explicit`, :func:`render`, :func:`plain`.
 
-Scope: the objects statements are built from, and the one renderer.  :class:`Rot` prints
-:math:`R(a)`, :math:`R_m` or :math:`R^d_{\Theta,m}` with the subscript printed from its own
-argument; :class:`Scalar` prints a 1×1 product such as :math:`q^\top R_{n-m} k` and is used as a
-number; :func:`explicit` multiplies any statement out (definitions substituted, notation replaced
-by its matrices), so that what is compared is what is shown.  :func:`render` (``sympy.latex``)
-and :func:`plain` (``sstr``) are the only printers of displayed formulas in this package.
+What is compared is what is shown: :func:`explicit` multiplies a displayed statement out.
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16); sympy 1.14,
-``sympy.matrices.expressions`` (``MatrixExpr``, ``MatMul``, ``Transpose``).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16); sympy ``matrices.expressions``.
 """
 
 from __future__ import annotations

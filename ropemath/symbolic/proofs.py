@@ -1,19 +1,7 @@
-r"""Symbolic proofs of the identities RoPE rests on, each a :class:`~.common.Proof` record.
+r"""Symbolic proofs of the identities RoPE rests on, each a :class:`~.common.Proof`; :data:`PROOFS` names them.
 
-Scope: the 2×2 rotation identities (transpose, composition, orthogonality, determinant), the
-2D relative-position identity in matrix, complex, cross-term and polar form, the weight-matrix
-form of the attention score, the block-diagonal identity for d = 4 and d = 6 with distinct
-symbolic frequencies, the elementwise form (RoFormer eq. 34) in both pair layouts, and the
-Abel summation of RoFormer §3.4.3.  Every ``prove_*`` function returns a record whose
-``holds`` is computed by :func:`~.common.is_zero` on ``lhs - rhs``; :data:`PROOFS` names them
-all, in order, for the CLI, the notebooks, the tests and the claims ledger::
-
-    from ropemath.symbolic import proofs
-    proofs.prove_transpose().holds          # True
-    proofs.get_proof("block_diagonal_d6")   # look one up by name
-
-Notation: :math:`R(a)` is the counter-clockwise 2×2 rotation, :math:`R_m = R(m\theta)` in
-2D, :math:`R^d_m = R^d_{\Theta,m}`; :math:`\theta_i` is 0-based (the paper's :math:`\theta_{i+1}`).
+2D identities are proved for every value of the symbols; block-diagonal, eq. (34) and Abel summation are
+checked at one size (``Proof.scope``), and the text carries them to every d.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34), (35)-(37).
 """

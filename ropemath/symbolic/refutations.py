@@ -1,27 +1,9 @@
-r"""Plausible but false variants of the RoPE score, refuted by concrete counterexamples.
+r"""Plausible but false variants of the RoPE score, refuted by exact counterexamples.
 
-Scope: formulas that look right, appear in the study notes, and are wrong.  Each
-:class:`Refutation` records the false claim, an exact substitution anyone can plug in
-(``values``), the values of the true side and of the claim there (they differ), the correct
-form as a :class:`~.common.Proof` that sympy proves, and the gap (true side minus claim) as a
-proved identity that says exactly when the false claim happens to hold.  ``refuted`` is
-computed: the correct form holds, agrees with the true side at the counterexample, and the
-claim does not.
+Each :class:`Refutation` holds the claim, a substitution where it fails, the proved correct form and the
+proved gap.  Sources: note 001 (kler.cn, §2.8.1, §2.10) and note 000 (Ethan Lai, "套用 Attention").
 
-The refutations (2D, :math:`R_m = R(m\theta)`, :math:`q \times k = q_0 k_1 - q_1 k_0`):
-
-* ``relative_sign``: :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` — wrong sign of the
-  relative angle (note 001 §2.10); correct :math:`q^\top R_{n-m} k`.
-* ``missing_cross_term``: :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos((m-n)\theta)` — drops
-  :math:`(q\times k)\sin((m-n)\theta)` (note 001 §2.8.1).
-* ``norms_times_cos``: :math:`(R_m q)\cdot(R_n k) = |q||k|\cos((m-n)\theta)` — forgets the
-  angle between q and k (note 001 §2.8.1).
-* ``missing_weight_transpose``: :math:`q_m^\top k_n = x_m^\top W_q R_{n-m} W_k x_n` — needs
-  :math:`W_q^\top` (note 000, "套用 Attention").
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (12)-(16); notes
-"旋转位置编码(RoPE)公式详细推导过程" (kler.cn/a/538912.html) and "RoPE: Rotray Position
-Embedding" (Ethan Lai, blog.cyberangel.work/posts/ml-rope).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (12)-(16).
 """
 
 from __future__ import annotations

@@ -1,16 +1,7 @@
-r"""One RoPE attention score as a complex sum, and its Abel-summation bound (RoFormer eq. 35-37).
+r"""One RoPE score as a complex sum, its Abel summation and bound (RoFormer eq. 35-37).
 
-Scope: the pair products :math:`h_i = q_{[2i:2i+1]} k^*_{[2i:2i+1]}`, the score
-:math:`\operatorname{Re}\sum_i h_i e^{\mathrm{i}(m-n)\theta_i}` (eq. 35), the Abel
-summation (eq. 36) with :math:`h_{d/2} = 0`, the bound
-:math:`(\max_i |h_{i+1}-h_i|)\sum_j |S_j(r)|` (eq. 37), and :func:`abel_check`, a seeded
-check of all three against the real RoPE score of :func:`ropemath.apply_rope`.  The
-partial sums :math:`S_j` and the "relative upper bound" come from :mod:`ropemath.theory.decay`.
-
-Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
-:math:`\theta_{i+1}`); relative distance :math:`r = m - n` (query position minus key
-position); pairs in the interleaved layout, :math:`q_i = q_{2i} + \mathrm{i}\,q_{2i+1}`.
-``theta=`` overrides the frequencies as in :mod:`ropemath.theory.decay`.
+:math:`h_i = q_i \bar k_i` (pairs read as complex numbers), :math:`r = m - n`, :math:`h_{d/2} = 0`;
+partial sums and :math:`B(r)` come from :mod:`ropemath.theory.decay`.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3 eq. (35)-(37).
 """
@@ -72,16 +63,8 @@ def _vectors(q: npt.ArrayLike, k: npt.ArrayLike, layout: str) -> np.ndarray:
 
 
 @finite_result
-def complex_score(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    r: npt.ArrayLike,
-    base: float = 10000.0,
-    *,
-    layout: str,
-    theta: npt.ArrayLike | None = None,
-    chunk: int = DEFAULT_CHUNK,
-) -> np.ndarray:
+def complex_score(q: npt.ArrayLike, k: npt.ArrayLike, r: npt.ArrayLike, base: float = 10000.0, *, layout: str,
+        theta: npt.ArrayLike | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     r"""Return the RoPE attention score at relative distance ``r`` from the complex form (shape ``r.shape``).
 
     .. math::
@@ -123,16 +106,8 @@ def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> float:
 
 
 @finite_result
-def abel_bound(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    r: npt.ArrayLike,
-    base: float = 10000.0,
-    *,
-    layout: str,
-    theta: npt.ArrayLike | None = None,
-    chunk: int = DEFAULT_CHUNK,
-) -> np.ndarray:
+def abel_bound(q: npt.ArrayLike, k: npt.ArrayLike, r: npt.ArrayLike, base: float = 10000.0, *, layout: str,
+        theta: npt.ArrayLike | None = None, chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     r"""Return the right side of RoFormer eq. (37) for each distance (shape ``r.shape``).
 
     .. math::
@@ -151,15 +126,8 @@ def abel_bound(
 
 
 @finite_result
-def abel_identity_error(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    r: npt.ArrayLike,
-    base: float = 10000.0,
-    *,
-    layout: str,
-    theta: npt.ArrayLike | None = None,
-) -> float:
+def abel_identity_error(q: npt.ArrayLike, k: npt.ArrayLike, r: npt.ArrayLike, base: float = 10000.0, *,
+        layout: str, theta: npt.ArrayLike | None = None) -> float:
     r"""Largest relative gap between the two sides of the Abel summation (RoFormer eq. 36).
 
     .. math::
@@ -186,15 +154,8 @@ def abel_identity_error(
 
 
 @finite_result
-def abel_check(
-    d: int = 128,
-    base: float = 10000.0,
-    *,
-    trials: int = 20,
-    distances: npt.ArrayLike | None = None,
-    aligned: bool = False,
-    seed: int = 0,
-) -> dict[str, float]:
+def abel_check(d: int = 128, base: float = 10000.0, *, trials: int = 20,
+        distances: npt.ArrayLike | None = None, aligned: bool = False, seed: int = 0) -> dict[str, float]:
     r"""Check eq. (35)-(37) on seeded random vectors; return the largest errors and score/bound ratio.
 
     .. math::

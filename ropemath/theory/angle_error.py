@@ -1,29 +1,9 @@
 r"""The float64 angle :math:`\mathrm{fl}(m\hat\theta_i)` against the exact :math:`m\theta_i`, both roundings counted.
 
-Scope: notebook 00's statement about rounding.  ropemath forms the angle in two rounded steps:
-:math:`\hat\theta_i = \mathrm{fl}(\mathrm{base}^{\mathrm{fl}(-2i/d)})` (:func:`ropemath.frequencies`),
-then :math:`\mathrm{fl}(m\hat\theta_i)` (:func:`ropemath.angles`).  The bound
-:math:`|m|\theta_i u` (:func:`ropemath.angle_error_bound`, :math:`u = 2^{-53}`) covers the
-second step only: it compares with :math:`m\hat\theta_i`, not with the exact :math:`m\theta_i`.
-Against the exact angle the rounding of :math:`\hat\theta_i` adds :math:`|m|\,|\hat\theta_i - \theta_i|`
-(measured up to about 1.9× the one-step bound for d = 128).  This module measures both errors
-exactly (:func:`frequency_relative_error`, :func:`exact_angle_error`, with mpmath at 160 bits) and
-states the two-step bound :func:`two_step_angle_bound`:
+Measured exactly with mpmath (160 bits); the two-step bound is derived in appendix notebook 11, §1b.
 
-.. math::
-    |\mathrm{fl}(m\hat\theta_i) - m\theta_i|
-    \le |m|\,\theta_i\,u\,\big(3 + \tfrac{2i}{d}\ln\mathrm{base}\big)\,(1 + 2^{-40})
-
-from :math:`\hat\theta_i = \theta_i(1+\eta)(1+\delta_2)` with
-:math:`|\eta| \le \tfrac{2i}{d}\ln(\mathrm{base})\,u\,(1+u)` (the exponent :math:`-2i/d` rounded once;
-exact when d is a power of two) and :math:`|\delta_2| \le 2u` (``pow`` within one ulp, the accuracy
-glibc documents), then :math:`|\delta_3| \le u` for the product.
-The factor :math:`1 + 2^{-40}` absorbs the second-order terms.  The full analysis is the appendix
-notebook 11 ("Bound the rounding errors").
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15) (the frequencies);
-N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed. (2002), §2.2 (the standard model);
-the GNU C Library manual, "Errors in Math Functions" (pow: at most 1 ulp).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15); Higham (2002) §2.2; glibc manual,
+"Errors in Math Functions" (pow within one ulp).
 """
 
 from __future__ import annotations

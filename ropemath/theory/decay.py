@@ -1,17 +1,7 @@
-r"""Long-term decay of RoPE: the partial sums and the "relative upper bound" of RoFormer Figure 2.
+r"""Long-term decay: the partial sums :math:`S_j(r)` and the relative upper bound :math:`B(r)` of RoFormer Figure 2.
 
-Scope: the partial sums :math:`S_j(r) = \sum_{i=0}^{j-1} e^{\mathrm{i} r\theta_i}`, the
-"relative upper bound" :math:`B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|` plotted in
-RoFormer Figure 2 (chunked and threaded, so millions of distances fit in a few MB), its
-slope and rising intervals, and log-binned summaries for wide distance ranges.  Related
-modules: :mod:`ropemath.theory.abel` (one score, the Abel summation and the bound of eq. 35-37)
-and :mod:`ropemath.theory.plateau` (the far-out level of :math:`B`).
-
-Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
-:math:`\theta_{i+1}`); relative distance :math:`r = m - n` (query position minus key
-position).  Every function accepting ``theta=`` uses those frequencies instead of
-``frequencies(d, base)`` (for context-extension transforms such as Position
-Interpolation, NTK or YaRN).
+:math:`\theta_i = \mathrm{base}^{-2i/d}` (0-based), :math:`r = m - n`; ``theta=`` replaces the frequencies.
+Distances are processed in chunks, so millions fit in a few MB.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3 eq. (35)-(37), Figure 2.
 """
@@ -59,9 +49,8 @@ def _sums_block(r: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 @finite_result
-def partial_sums(
-    r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None
-) -> np.ndarray:
+def partial_sums(r: npt.ArrayLike, d: int, base: float = 10000.0, *,
+        theta: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Return the partial sums :math:`S_j(r)`, j = 1..d/2, complex of shape ``r.shape + (d/2,)``.
 
     .. math:: S_j(r) = \sum_{i=0}^{j-1} e^{\mathrm{i}\, r\theta_i}, \qquad S_0 = 0
@@ -104,14 +93,8 @@ def _chunked(r: np.ndarray, chunk: int, fn) -> np.ndarray:
 
 
 @finite_result
-def decay_bound(
-    r: npt.ArrayLike,
-    d: int,
-    base: float = 10000.0,
-    *,
-    theta: npt.ArrayLike | None = None,
-    chunk: int = DEFAULT_CHUNK,
-) -> np.ndarray:
+def decay_bound(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None,
+        chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     r"""Return the relative upper bound of RoFormer Figure 2 for each distance (shape ``r.shape``).
 
     .. math:: B(r) = \frac{1}{d/2} \sum_{j=1}^{d/2} \lvert S_j(r) \rvert
@@ -141,14 +124,8 @@ def decay_bound(
 
 
 @finite_result
-def decay_bound_slope(
-    r: npt.ArrayLike,
-    d: int,
-    base: float = 10000.0,
-    *,
-    theta: npt.ArrayLike | None = None,
-    chunk: int = DEFAULT_CHUNK,
-) -> np.ndarray:
+def decay_bound_slope(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None,
+        chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     r"""Return the derivative :math:`B'(r)` of :func:`decay_bound` (shape ``r.shape``).
 
     .. math::
@@ -184,14 +161,8 @@ def decay_bound_slope(
 
 
 @finite_result
-def rising_intervals(
-    d: int = 128,
-    base: float = 10000.0,
-    *,
-    r_max: float = 256.0,
-    step: float = 0.01,
-    theta: npt.ArrayLike | None = None,
-) -> list[tuple[float, float]]:
+def rising_intervals(d: int = 128, base: float = 10000.0, *, r_max: float = 256.0, step: float = 0.01,
+        theta: npt.ArrayLike | None = None) -> list[tuple[float, float]]:
     r"""Return the intervals of :math:`[0, r_\max]` on which the bound :math:`B(r)` increases.
 
     .. math:: \{ r \in [0, r_\max] : B'(r) > 0 \} = \textstyle\bigcup_k (a_k, b_k)
@@ -240,15 +211,9 @@ def rising_intervals(
 
 
 @finite_result
-def binned_bound(
-    edges: npt.ArrayLike,
-    d: int,
-    base: float = 10000.0,
-    *,
-    per_bin: int = 64,
-    quantiles: tuple[float, float] = (0.1, 0.9),
-    theta: npt.ArrayLike | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def binned_bound(edges: npt.ArrayLike, d: int, base: float = 10000.0, *, per_bin: int = 64,
+        quantiles: tuple[float, float] = (0.1, 0.9),
+        theta: npt.ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     r"""Summarise :math:`B(r)` on each bin ``[edges[k], edges[k+1])``: mean and two quantiles.
 
     .. math:: \bar B_k = \frac{1}{N}\sum_{t=0}^{N-1} B\big(e_k + (t + \tfrac12)(e_{k+1} - e_k)/N\big)

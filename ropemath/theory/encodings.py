@@ -1,25 +1,10 @@
-r"""Additive (absolute) position encodings, relative biases, and why they are not relative.
+r"""Additive (absolute) position encodings and relative biases, and why they are not relative.
 
-Scope: the sinusoidal encoding of Vaswani et al. (2017), attention scores of the additive
-scheme :math:`q_i^\top k_j = (x_i + p_i)^\top W_q^\top W_k (x_j + p_j)` (sinusoidal or
-learned :math:`p_i`), a T5/Shaw-style clipped relative bias, and three sympy results:
+Pair ``t`` from 0, :math:`\omega_t = \mathrm{base}^{-2t/d}`; the sinusoidal vector stores
+:math:`\sin(i\omega_t)` at ``2t`` and :math:`\cos(i\omega_t)` at ``2t+1``.  sympy is imported lazily.
 
-* :func:`additive_score_expansion` — the four-term expansion of the additive score;
-* :func:`sinusoidal_dot_identity` — :math:`p_i^\top p_j = \sum_t \cos((i-j)\omega_t)`;
-* :func:`sinusoidal_pair_decomposition` — :math:`p_i^\top M p_j` for a 2×2 block splits
-  into a part in :math:`i-j` and a part in :math:`i+j`, the latter vanishing only when
-  :math:`M = aI + bJ`.
-
-Index convention: pair ``t`` runs from 0, :math:`\omega_t = \mathrm{base}^{-2t/d}`, the same
-numbers as RoPE's :math:`\theta_t` (:func:`ropemath.frequencies`).  The sinusoidal vector
-stores :math:`\sin(i\omega_t)` at ``2t`` and :math:`\cos(i\omega_t)` at ``2t+1``.
-
-sympy is imported inside the symbolic functions, so ``import ropemath`` stays light.
-
-References: Vaswani et al., *Attention Is All You Need* (2017), §3.5; Su et al.,
-*RoFormer*, arXiv:2104.09864 v5, §2.2–2.3; Raffel et al., *T5* (2020), §2.1; Shaw et al.,
-*Self-Attention with Relative Position Representations* (2018); Dai et al.,
-*Transformer-XL* (2019), §3.3; note 000 "RoPE: Rotray Position Embedding" (Ethan Lai).
+References: Vaswani et al. (2017) §3.5; Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.2-2.3;
+Raffel et al., *T5* (2020) §2.1; Shaw et al. (2018); Dai et al., *Transformer-XL* (2019) §3.3.
 """
 
 from __future__ import annotations

@@ -1,25 +1,11 @@
-r"""Far out, the long-term decay bound has a mean but no limit; the large-d limit of the cosine sum decays.
+r"""Far out, the decay bound :math:`B(r)` has a mean but no limit; the large-d cosine sum does decay.
 
-Scope: :func:`random_phase_level`, the mean value of the relative upper bound
-:math:`B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|` of :mod:`ropemath.theory.decay` over large
-distances (:math:`B` is almost periodic and has no limit), when the phases
-:math:`r\theta_i \bmod 2\pi` behave like independent uniform angles and each partial sum
-:math:`S_j` like a planar random walk of ``j`` unit
-steps.  Its mean length is Kluyver's integral over the Bessel function :math:`J_0`,
-evaluated here with numpy only (no scipy).
+The mean assumes independent uniform phases (Kluyver's integral over :math:`J_0`, numpy only);
+:math:`\limsup B(r) = B(0)` by simultaneous approximation; :math:`\frac2d\sum_i\cos(r\theta_i)` tends to
+:math:`(\mathrm{Ci}(r) - \mathrm{Ci}(r/b))/\ln b`.
 
-Conditions: "independent uniform phases" is a model.  It needs :math:`r` well beyond
-:math:`1/\theta_{d/2-1}` (so that even the slowest pair has turned many times); frequencies
-in rational ratio (e.g. :math:`\theta_{i+16} = \theta_i/10` at :math:`d = 128`, base
-:math:`10^4`) make some phases functions of others, which leaves
-:math:`\mathbb{E}|S_j|^2 = j` intact but can shift :math:`\mathbb{E}|S_j|` slightly.
-:func:`exact_decay_bound` and :func:`return_distance` show :math:`\limsup_{r\to\infty} B(r) = B(0)`
-(simultaneous approximation); :func:`continuum_cosine_sum` and :func:`log_regime` give the
-:math:`d \to \infty` limit of :math:`\frac2d\sum_i\cos(r\theta_i)`, which does tend to 0.
-
-References: K. Pearson, "The problem of the random walk", Nature 72 (1905); J. C. Kluyver
-(1906) for the mean length; Lord Rayleigh (1905/1919) for :math:`\sqrt{\pi j}/2`; Su et al.,
-*RoFormer*, arXiv:2104.09864 v5, §3.3 and §3.4.3, Figure 2 (the quantity whose mean this is).
+References: Pearson (1905); Kluyver (1906); Rayleigh (1905); Su et al., *RoFormer*, arXiv:2104.09864 v5,
+§3.4.3, Figure 2.
 """
 
 from __future__ import annotations

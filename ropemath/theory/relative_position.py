@@ -1,25 +1,9 @@
-r"""Relative position in scores: maps over (m, n), the additive expansion evaluated, shifts of p_iᵀMp_j.
+r"""Relative position in scores: maps over (m, n), the additive expansion evaluated, shifts of :math:`p_i^\top M p_j`.
 
-Scope: which encodings make a score depend on m - n only, and why additive encodings do not.
+Vectors are columns: a score is :math:`q^\top R\,k`.
 
-* :func:`same_token_score_maps` — one token at every position, scored against itself over all
-  (m, n): with RoPE the map depends on :math:`m - n` only (a Toeplitz matrix), with a sinusoidal
-  encoding added to the input it does not; :func:`toeplitz_deviation` measures how far a matrix is
-  from constant diagonals.
-* :func:`expansion_term_values` — the sympy terms of
-  :func:`~ropemath.theory.encodings.additive_score_expansion` evaluated at numeric vectors and matrices.
-* :func:`scaled_rotation_conditions` — when the absolute part of :math:`p_i^\top M p_j` vanishes (sympy).
-* :func:`scaled_rotation_blocks`, :func:`position_term_shift_change` — a block-diagonal
-  :math:`M` of scaled rotations, and how much :math:`p_i^\top M p_j` moves when both positions shift.
-* :func:`linear_attention_two_ways` — linear attention's output, with column vectors, as the
-  quadratic sum and as the factored form that makes it :math:`O(N)`.
-
-Vectors are columns (README, "Notation"): a score is :math:`q^\top R\,k`.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.2 (absolute encodings), §2.3 (the
-four-term expansion Transformer-XL starts from), §3.2.2 eq. (16) (RoPE scores), §3.3 eq. (18)–(19)
-(linear attention); Vaswani et al., *Attention Is All You Need* (2017), §3.5; Katharopoulos et al.,
-*Transformers are RNNs* (2020), §3.2.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.2-2.3, eq. (16), (18)-(19); Vaswani et al.
+(2017) §3.5; Katharopoulos et al., *Transformers are RNNs* (2020) §3.2.
 """
 
 from __future__ import annotations

@@ -1,22 +1,8 @@
-r"""The numbers behind notebook 05's motivation: a similar key's expected score, and the plateau against d.
+r"""A similar key's expected score (why :math:`\sum_i\cos(r\theta_i) \ge 0` is wanted) and the plateau against d.
 
-Scope: small computations that notebook 05 (long-term decay) uses before and after the Abel argument.
-
-* :func:`similar_key_expected_score` and :func:`similar_key_scores`: why one wants the condition
-  :math:`\sum_i \cos(r\theta_i) \ge 0` of Men et al.  For a key that is the query plus independent noise,
-  :math:`k = q + \varepsilon`, the expected RoPE score at distance :math:`r` is
-  :math:`\sum_i \mathbb{E}|q_i|^2 \cos(r\theta_i)`; for an isotropic query it is proportional to
-  :math:`\sum_i \cos(r\theta_i)`.  The first function is the formula, the second a seeded Monte Carlo
-  estimate through :func:`ropemath.apply_rope` (so the formula is checked against rotated vectors).
-* :func:`normalised_plateau` and :func:`plateau_fit_constant`: the far-out level of the relative
-  upper bound (its mean far out; it has no limit) divided by its value at :math:`r = 0`, which falls
-  like :math:`c/\sqrt d` (:func:`plateau_constant_limit` gives :math:`c = \tfrac43\sqrt{\pi/2}` from
-  Rayleigh's :math:`\mathbb{E}|S_j| \approx \sqrt{\pi j}/2`).
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3 and §3.4.3 (eq. 35-37, Figure 2);
-X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (the similar-key argument and the
-condition :math:`\sum_i\cos(r\theta_i)\ge0`; discussed by Su Jianlin, kexue.fm/archives/10122);
-Lord Rayleigh (1905) for :math:`\sqrt{\pi j}/2`.
+References: X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (the similar-key argument
+and the condition; discussed by Su Jianlin, kexue.fm/archives/10122); Su et al., *RoFormer*,
+arXiv:2104.09864 v5, §3.4.3; Rayleigh (1905) for :math:`\sqrt{\pi j}/2`.
 """
 
 from __future__ import annotations
@@ -35,8 +21,6 @@ __all__ = [
     "similar_key_expected_score",
     "similar_key_scores",
     "normalised_plateau",
-    "plateau_fit_constant",
-    "plateau_constant_limit",
 ]
 
 
@@ -119,34 +103,3 @@ def normalised_plateau(d: int) -> float:
     """
     d = check_d(d)
     return random_phase_level(d) / ((d // 2 + 1) / 2.0)
-
-
-def plateau_fit_constant(dims: npt.ArrayLike) -> float:
-    r"""Return the least-squares :math:`c` in :math:`B(\infty)/B(0) \approx c/\sqrt d` over the given ``dims``.
-
-    .. math:: c = \frac{\sum_k \rho_k\, d_k^{-1/2}}{\sum_k d_k^{-1}}, \qquad \rho_k = \text{normalised\_plateau}(d_k)
-
-    Source: least squares for one coefficient; :func:`normalised_plateau`.
-
-    >>> round(plateau_fit_constant([512, 1024, 2048]), 2)
-    1.67
-    """
-    d = np.asarray([check_d(int(x)) for x in np.atleast_1d(dims)], dtype=float)
-    rho = np.array([normalised_plateau(int(x)) for x in d])
-    return float(np.sum(rho / np.sqrt(d)) / np.sum(1.0 / d))
-
-
-def plateau_constant_limit() -> float:
-    r"""Return :math:`\tfrac43\sqrt{\pi/2}`, the limit of :math:`\sqrt d\,B(\infty)/B(0)` as :math:`d \to \infty`.
-
-    .. math:: \frac{\frac{1}{d/2}\sum_{j=1}^{d/2}\frac{\sqrt{\pi j}}{2}}{d/4}
-              \approx \frac{\frac{\sqrt\pi}{2}\cdot\frac23 (d/2)^{1/2}}{d/4}
-              = \frac43\sqrt{\frac\pi2}\,\frac{1}{\sqrt d}
-
-    using Rayleigh's :math:`\mathbb{E}|S_j| \approx \sqrt{\pi j}/2` and
-    :math:`\sum_{j=1}^{J}\sqrt j \approx \tfrac23 J^{3/2}`.  Source: derived here from Rayleigh (1905).
-
-    >>> round(plateau_constant_limit(), 4)
-    1.6711
-    """
-    return 4.0 / 3.0 * math.sqrt(math.pi / 2.0)
