@@ -212,7 +212,7 @@ def test_random_phase_level_matches_monte_carlo():
     se = per_sample.std() / math.sqrt(per_sample.size)
     assert abs(per_sample.mean() - random_phase_level(128)) < 4 * se
     rayleigh = sum(math.sqrt(math.pi * j) / 2 for j in range(1, 65)) / 64  # E|S_j| ≈ sqrt(π j)/2
-    assert random_phase_level(128, exact=False) == pytest.approx(rayleigh, rel=1e-14)
+    assert 1e-3 < random_phase_level(128) / rayleigh - 1 < 5e-3  # Rayleigh's asymptotic form is close, not exact
 
 
 def test_far_out_bound_does_not_tend_to_zero():
@@ -366,8 +366,6 @@ def test_score_functions_reject_bad_input():
         abel_check(8, trials=1, distances=[])
     with pytest.raises(TypeError, match="aligned must be a bool"):
         abel_check(8, trials=1, aligned="yes")
-    with pytest.raises(TypeError, match="exact must be a bool"):
-        random_phase_level(8, exact="no")
     with pytest.raises(ValueError, match=r"quantiles must be a pair"):
         binned_bound([1.0, 2.0], 8, quantiles=(0.1, 0.5, 0.9))
     with pytest.raises(ValueError, match=r"quantiles must be a pair"):

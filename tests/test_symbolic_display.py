@@ -153,7 +153,7 @@ def test_a_display_that_differs_from_the_claim_is_refused():
 
 # typed here: the '=' a step's prose may contain are these substitutions and assumptions (not claims)
 ALLOWED_EQUALITIES = {"n = m", "m = n = 0", "k = q", "n = m - 1", "f(x, 0) = x", "f(q, 0) = q", "q = q_0 + i q_1",
-                      "Theta(q) = arg q", "q != 0"}
+                      "psi(q) = arg q", "q != 0"}
 
 
 def _prose(template: str) -> str:

@@ -317,12 +317,12 @@ def test_rotation_form_and_relative_score_by_hand():
 
 def test_step_titles_and_text_are_plain_by_default():
     s = _step("radial_solution")
-    assert s.title == "The modulus does not depend on the position: R_f(q, m) = Abs(q)"
+    assert s.title == "The modulus does not depend on the position: rho_f(q, m) = Abs(q)"
     assert s.heading() == s.title and "$" not in s.reason and s.explain() == s.reason
     assert s.heading(latex=True) == (r"The modulus does not depend on the position: "
-                                     r"$R_{f}{\left(q,m \right)} = \left|{q}\right|$")
-    assert s.text == "from Eq(R_f(q, m)**2, Abs(q)**2):  R_f(q, m) = Abs(q)"
-    assert _step("solution").text == "exp(I*(m*theta + Theta(q)))*Abs(q) = q*exp(I*m*theta)"
+                                     r"$\rho_{f}{\left(q,m \right)} = \left|{q}\right|$")
+    assert s.text == "from Eq(rho_f(q, m)**2, Abs(q)**2):  rho_f(q, m) = Abs(q)"
+    assert _step("solution").text == "exp(I*(m*theta + psi(q)))*Abs(q) = q*exp(I*m*theta)"
     assert "0x" not in repr(s)  # the check function is not part of the printed record (deterministic output)
 
 
@@ -383,13 +383,13 @@ def test_step_explanations_name_the_equations_they_use():
     ip = _step("inner_product")
     assert ip.rhs.func is sp.re and ip.rhs.args[0] == (q0 + sp.I * q1) * (k0 - sp.I * k1)  # Re[q conj(k)], unevaluated
     assert "as the complex number q_0 + I*q_1." in ip.reason
-    assert "f(x, 0) = x gives R_g(q, k, 0) = Abs(k)*Abs(q);" in _step("radial_solution").reason  # g(q,k,0) = |q||k|
+    assert "f(x, 0) = x gives rho_g(q, k, 0) = Abs(k)*Abs(q);" in _step("radial_solution").reason  # g(q,k,0) = |q||k|
     assert _step("phase_solution").reason.endswith("with the free constant varphi(0) = gamma.")
-    assert "f(q, 0) = q means Theta_f(q, 0) = Theta(q)," in _step("initial_phase").reason
+    assert "f(q, 0) = q means psi_f(q, 0) = psi(q)," in _step("initial_phase").reason
     assert _step("rotation_form").reason.endswith(
         "Matrix([[cos(m*theta), -sin(m*theta)], [sin(m*theta), cos(m*theta)]]).")  # R(m theta), RoFormer eq. (13)
     assert _step("polar_product").text.startswith(
-        "(R_f(q, m)*exp(I*Theta_f(q, m)))*conjugate(R_f(k, n)*exp(I*Theta_f(k, n))) = ")  # as written
+        "(rho_f(q, m)*exp(I*psi_f(q, m)))*conjugate(rho_f(k, n)*exp(I*psi_f(k, n))) = ")  # as written
 
 
 def test_relative_score_is_shown_in_the_relative_angle_only():
@@ -481,4 +481,4 @@ def test_a_step_equation_stays_an_equation_even_when_both_sides_are_equal():
     s = _step("radial_solution")
     same = dataclasses.replace(s, rhs=s.lhs)  # R_f(q, m) = R_f(q, m): shown as such, not as "True"
     assert isinstance(same.equation, sp.Eq) and same.equation.args == (s.lhs, s.lhs)
-    assert same.latex.endswith(r"R_{f}{\left(q,m \right)} = R_{f}{\left(q,m \right)}")
+    assert same.latex.endswith(r"\rho_{f}{\left(q,m \right)} = \rho_{f}{\left(q,m \right)}")

@@ -149,9 +149,7 @@ def composition_error_bound(m: int, n: int, d: int, base: float = 10000.0, *, tr
     return angle + 2 * math.sqrt(2) * t + 2 * t * t + _gamma(2, U64) * (1 + math.sqrt(2) * t) ** 2 + t
 
 
-def relative_position_error_bound(
-    m: int, n: int, d: int, base: float = 10000.0, *, trig_ulps: float = 4.0
-) -> float:
+def relative_position_error_bound(m: int, n: int, d: int, base: float = 10000.0, *, trig_ulps: float = 4.0) -> float:
     r"""Return a derived bound on the relative error of :math:`(R_m q)^\top(R_n k) = q^\top R_{n-m} k`.
 
     .. math:: \frac{|\mathrm{lhs} - \mathrm{rhs}|}{\|q\|\|k\|} \le (|m|+|n|+|n-m|)\max_i\theta_i\,u

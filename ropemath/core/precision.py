@@ -57,15 +57,9 @@ def to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
     .. math:: \mathrm{bits}(y) = \big(\mathrm{bits}(x) + \mathtt{0x7FFF} + b_{16}\big)
         \,\&\, \mathtt{0xFFFF0000}, \quad b_{16} = \text{bit 16 of } \mathrm{bits}(x)
 
-    bfloat16 is the upper half of a float32 (sign, 8 exponent bits, 7 fraction bits), so
-    rounding drops the lower 16 bits: adding ``0x7FFF`` carries into bit 16 exactly when the
-    dropped part exceeds half a unit, and adding bit 16 as well breaks a tie towards the even
-    result.  The carry may run into the exponent (e.g. 255.5 → 256) and past the largest
-    finite bfloat16 into infinity, as IEEE rounding requires.  Works on the sign-magnitude
-    pattern, so negatives round symmetrically.  Input is first converted to float32 (so a
-    float64 input is rounded twice, float64 → float32 → bfloat16, as when a float32 tensor is
-    cast).  Infinities pass through; NaN stays NaN (its payload is kept as in the float32).
-    Source: IEEE 754 round-to-nearest-even applied to the bfloat16 format.
+    bfloat16 is the upper half of a float32: adding ``0x7FFF`` carries into bit 16 exactly when the
+    dropped half exceeds half a unit, bit 16 breaks ties to even; the carry may overflow to infinity.
+    Input goes through float32 first (as a float32 tensor cast to bf16).  Source: IEEE 754.
 
     >>> float(to_bfloat16(257.0)), float(to_bfloat16(259.0)), float(to_bfloat16(1 / 3))
     (256.0, 260.0, 0.333984375)
@@ -88,9 +82,7 @@ def round_to_format(x: npt.ArrayLike, dtype: str) -> np.ndarray:
 
     .. math:: \mathrm{fl}_{\mathrm{dtype}}(x)
 
-    ``"float64"`` returns ``x`` unchanged, ``"float32"`` rounds with numpy's float32 cast and
-    ``"bfloat16"`` with :func:`to_bfloat16`.  Returning float64 lets callers do further
-    arithmetic exactly and round once.  Overflow gives ±inf, as a cast would.
+    ``"float32"`` by numpy's cast, ``"bfloat16"`` by :func:`to_bfloat16`; overflow gives ±inf.
 
     >>> round_to_format([257.0, 16777217.0], "float32").tolist()
     [257.0, 16777216.0]
@@ -113,13 +105,8 @@ def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str
 
     .. math:: \tilde\phi_i(m) = \mathrm{fl}\big(\mathrm{fl}(m)\cdot \mathrm{fl}(\theta_i)\big)
 
-    The position and the inverse frequency are stored in the format, multiplied, and the
-    product rounded to the format — what ``outer(t, inv_freq)`` does when ``t`` and
-    ``inv_freq`` have that dtype (gpt-neox PR #1016; transformers PR #29285 under bf16
-    autocast).  :math:`\theta_i` is first computed in float64, so only the representation
-    error of the format enters, not a particular ``pow`` routine's; every value reaches
-    bfloat16 through float32 (:func:`round_to_format`), as a float32 ``inv_freq`` cast to
-    bfloat16 does.
+    What ``outer(t, inv_freq)`` does with ``t`` and ``inv_freq`` in that dtype (gpt-neox PR #1016;
+    transformers PR #29285); :math:`\theta_i` starts from float64, bfloat16 goes through float32.
 
     >>> angles_in_format([256, 257], 4, dtype="bfloat16")[:, 0].tolist()
     [256.0, 256.0]
@@ -163,11 +150,8 @@ def largest_distinct_integer(dtype: str) -> int:
 
     .. math:: N = \min\{ n \in \mathbb{N} : \mathrm{fl}(n + 1) = n \}
 
-    Computed, not looked up: :math:`n = 1, 2, 4, \dots` is doubled until ``n + 1`` rounds back to
-    ``n``.  Powers of two are enough, because the gap between neighbouring values is constant
-    within each binade :math:`[2^j, 2^{j+1})`: if :math:`2^j + 1` is representable the gap there
-    is at most 1 and every integer of the binade is representable.  So all integers
-    :math:`0 \dots N` are exact and :math:`N + 1` is not.
+    :math:`n = 1, 2, 4, \dots` is doubled until ``n + 1`` rounds back to ``n``; powers of two suffice,
+    since the gap between neighbouring values is constant within each binade.
 
     >>> largest_distinct_integer("bfloat16"), largest_distinct_integer("float32")
     (256, 16777216)
@@ -192,24 +176,14 @@ def _rotate(x: np.ndarray, phi: np.ndarray) -> np.ndarray:
 
 
 @finite_result
-def shift_error_in_format(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    m: int,
-    n: int,
-    s: int,
-    *,
-    base: float = 10000.0,
-    dtype: str = "float32",
-) -> float:
+def shift_error_in_format(q: npt.ArrayLike, k: npt.ArrayLike, m: int, n: int, s: int, *, base: float = 10000.0,
+        dtype: str = "float32") -> float:
     r"""Relative change of the RoPE score when both positions move by ``s``, with angles in ``dtype``.
 
     .. math:: \frac{\big|\,\langle \tilde R_{m+s} q, \tilde R_{n+s} k\rangle
         - \langle \tilde R_{m} q, \tilde R_{n} k\rangle\,\big|}{\|q\|\,\|k\|}
 
-    where :math:`\tilde R_m` rotates by :func:`angles_in_format` (vectors and trigonometry in
-    float64, so only the angles carry the format's error).  With exact angles the two scores
-    are equal (RoFormer eq. 16: the score depends on ``n - m`` only).
+    :math:`\tilde R_m` rotates by :func:`angles_in_format` (the rest in float64).  Source: RoFormer eq. (16).
 
     >>> q = k = np.ones(8)
     >>> shift_error_in_format(q, k, 3, 0, 10**6, dtype="float64") < 1e-9

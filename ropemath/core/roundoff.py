@@ -36,12 +36,8 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
 
     .. math:: e_i(m) = \big|\,\mathrm{fl}(m\,\theta_i) - m\,\theta_i\,\big|
 
-    Here :math:`\theta_i` is the float64 value returned by :func:`ropemath.frequencies` and
-    :math:`\mathrm{fl}(m\theta_i)` the float64 angle of :func:`ropemath.angles`; the
-    difference is formed in exact rational arithmetic and then rounded to float64 (the error
-    of a product is itself a float64 number, so nothing is lost).  Pure Python: meant for
-    a few hundred positions, not for large batches.
-    Source: RoFormer eq. (15) (the angles); Higham (2002) §2.2 (rounding).
+    :math:`\theta_i` is the float64 frequency; the difference is formed with :class:`fractions.Fraction`
+    (pure Python: a few hundred positions).  Source: RoFormer eq. (15); Higham (2002) §2.2.
 
     >>> angle_rounding_error(3, 4).tolist()  # theta_0 = 1 is exact; 3 * 0.01 is not
     [0.0, 1.734723475976807e-18]
@@ -82,17 +78,9 @@ def error_vs_position(
 ) -> dict[str, np.ndarray]:
     r"""Return the errors of the identity checks at each query position ``m`` in ``positions``.
 
-    For each ``m`` the key sits at :math:`n = m - r` (relative distance ``r``, RoFormer §3.4.3
-    convention :math:`r = m - n`).  Keys of the result, each an array aligned with ``positions``:
-
-    * ``"relative_position"``: :func:`~ropemath.core.checks.relative_position_error` (q, k, m, n),
-      :math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k`;
-    * ``"composition"``: :func:`~ropemath.core.checks.composition_error` (m, n), :math:`R_m R_n = R_{m+n}`;
-    * ``"orthogonality"``: :func:`~ropemath.core.checks.orthogonality_error` (m), :math:`R_m^\top R_m = I`;
-    * ``"norm"``: :func:`~ropemath.core.checks.norm_error` (q, m), :math:`\|R_m q\| = \|q\|`;
-    * ``"angle"``: :math:`\max_i` of :func:`angle_rounding_error` (m).
-
-    ``q`` and ``k`` are drawn once from ``np.random.default_rng(seed).standard_normal(d)``.
+    The key sits at :math:`n = m - r`; the keys of the result name the checks of
+    :mod:`ropemath.core.checks` (and ``"angle"``, :math:`\max_i` of :func:`angle_rounding_error`), each
+    an array aligned with ``positions``; ``q``, ``k`` come from ``np.random.default_rng(seed)``.
 
     .. math:: \mathrm{err}(m) \approx |m|\,u \ \text{(first three grow)}, \qquad
         \mathrm{err}(m) \approx u \ \text{(orthogonality, norm)}

@@ -187,9 +187,8 @@ class Proof:
         return is_zero(explicit(self.shown_lhs, self.definitions) - explicit(self.shown_rhs, self.definitions))
 
 
-def check_identity(
-    name: str, lhs: sp.Basic, rhs: sp.Basic, *, source: str, conditions: str = "", definitions: Definitions = ()
-) -> Proof:
+def check_identity(name: str, lhs: sp.Basic, rhs: sp.Basic, *, source: str, conditions: str = "",
+        definitions: Definitions = ()) -> Proof:
     r"""Return the :class:`Proof` of ``lhs = rhs`` (shown sides; ``holds`` is :func:`is_zero` of the difference).
 
     .. math:: \mathrm{holds} = [\operatorname{simplify}(\mathrm{lhs} - \mathrm{rhs}) = 0]
@@ -203,3 +202,16 @@ def check_identity(
     if not isinstance(name, str):
         raise TypeError(f"name must be a str, got {type(name).__name__}")
     return Proof(name, sp.sympify(lhs), sp.sympify(rhs), source, conditions, tuple(definitions))
+
+
+def _lookup(registry: dict, name: str, kind: str):
+    """Return ``registry[name]()``; a one-line TypeError/ValueError naming ``name`` otherwise.
+
+    >>> _lookup({"one": lambda: 1}, "one", "proof")
+    1
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be one of the registered {kind} names (a str), got {type(name).__name__}")
+    if name not in registry:
+        raise ValueError(f"name must be one of {tuple(registry)}, got {name!r}")
+    return registry[name]()

@@ -1,4 +1,4 @@
-r"""RoPE's two-dimensional solution, derived by sympy one step at a time (RoFormer §3.2.1, Su's kexue.fm/archives/8265).
+r"""RoPE's two-dimensional solution, derived by sympy one step at a time (RoFormer §3.2.1; kexue.fm/archives/8265).
 
 We ask :math:`f(q, m)\,\overline{f(k, n)} = g(q, k, m - n)`, :math:`f(x, 0) = x`, one f, :math:`q, k \neq 0`.
 Each :class:`Step` is produced by sympy (``Abs``, ``log``, ``solve``, ``rsolve``) and checked by a second

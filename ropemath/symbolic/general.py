@@ -151,12 +151,9 @@ def real_normal_form(S: sp.Matrix) -> tuple[sp.Matrix, sp.Matrix]:
     .. math:: D = \mathrm{diag}\big(R(\theta_1), \dots, R(\theta_k), \pm1, \dots, \pm1\big), \qquad
               P = \big(\sqrt2\,\mathrm{Re}\,v_1, -\sqrt2\,\mathrm{Im}\,v_1, \dots\big)
 
-    For each eigenvalue :math:`e^{\mathrm{i}\theta}` with :math:`0 < \theta < \pi` and unit eigenvector
-    :math:`v`, the columns :math:`\sqrt2\,\mathrm{Re}\,v`, :math:`-\sqrt2\,\mathrm{Im}\,v` span a plane that
-    S turns by :math:`\theta`; real eigenvalues contribute their eigenvectors (orthonormalised).  Whether
-    the result *is* a normal form — P orthogonal, :math:`P^\top S P = D` — is decided separately by
-    :func:`is_real_normal_form`: for a matrix that is not orthogonal it is not.  Assumes complex
-    eigenvalues of multiplicity one.  Source: Horn and Johnson (2013), Cor. 2.5.11.
+    :math:`v` a unit eigenvector of :math:`e^{\mathrm{i}\theta}`, :math:`0 < \theta < \pi` (multiplicity one);
+    real eigenvalues give their orthonormalised eigenvectors.  :func:`is_real_normal_form` decides whether
+    the result is one.  Source: Horn and Johnson (2013), Cor. 2.5.11.
 
     >>> P, D = real_normal_form(sp.Matrix([[0, -1], [1, 0]]))
     >>> D

@@ -179,9 +179,7 @@ def explicit(expr: sp.Basic, definitions: Definitions = ()) -> sp.Basic:
     return expr
 
 
-def block_rotation(
-    position: sp.Expr, angles: Sequence[sp.Expr], *, layout: str = "interleaved"
-) -> sp.ImmutableMatrix:
+def block_rotation(position: sp.Expr, angles: Sequence[sp.Expr], *, layout: str = "interleaved") -> sp.ImmutableMatrix:
     r"""Return :math:`R^d_{\Theta,m}` (d = 2·len(angles)) built entry by entry in a Python loop.
 
     .. math::

@@ -18,6 +18,7 @@ from ropemath.symbolic.common import (
     Proof,
     Rot,
     Scalar,
+    _lookup,
     a,
     b,
     check_identity,
@@ -326,12 +327,8 @@ def prove_elementwise(d: int, layout: str = "interleaved") -> Proof:
 
     .. math:: R^d_{\Theta,m} x = x \circ c_m + \mathrm{rot}(x) \circ s_m
 
+    :math:`\circ` is the elementwise product; ``where_latex`` defines :math:`c_m, s_m, \mathrm{rot}(x)` per layout.
     Source: RoFormer eq. (34) (interleaved); GPT-NeoX / Hugging Face ``rotate_half`` (half).
-    :math:`\circ` is the elementwise product; the definitions of :math:`x, c_m, s_m,
-    \mathrm{rot}(x)` (``where_latex``) are the vectors multiplied: interleaved
-    :math:`c_m = (\cos m\theta_0, \cos m\theta_0, \cos m\theta_1, \dots)` and
-    :math:`\mathrm{rot}(x) = (-x_1, x_0, -x_3, x_2, \dots)`; half :math:`(\cos m\theta_0, \dots,
-    \cos m\theta_{d/2-1})` repeated twice and :math:`\mathrm{rot}(x) = (-x_{d/2..d-1}, x_{0..d/2-1})`.
 
     >>> p = prove_elementwise(6, "half")
     >>> p.latex, p.holds
@@ -441,11 +438,7 @@ def get_proof(name: str) -> Proof:
     >>> p.name, p.holds
     ('transpose', True)
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be one of the registered proof names (a str), got {type(name).__name__}")
-    if name not in PROOFS:
-        raise ValueError(f"name must be one of {proof_names()}, got {name!r}")
-    return PROOFS[name]()
+    return _lookup(PROOFS, name, "proof")
 
 
 def all_proofs() -> tuple[Proof, ...]:

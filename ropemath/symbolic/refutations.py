@@ -17,6 +17,7 @@ import sympy as sp
 from ropemath.symbolic.common import (
     Proof,
     Scalar,
+    _lookup,
     check_identity,
     explicit,
     is_zero,
@@ -125,16 +126,9 @@ def refute(name: str, shown: sp.Basic | str | None = None, *, source: str, corre
 
     .. math:: \mathrm{refuted} = \mathrm{correct\ holds} \wedge L(v) = C(v) \wedge L(v) \neq \mathrm{claim}(v)
 
-    where :math:`L` is the true side, :math:`C` the correct right side and :math:`v` the values.
-    ``cases`` are substitutions (``{symbol: value}``) under each of which the claim is true: the gap
-    must vanish there (checked, ``cases_hold``); ``holds_when`` is prose in which ``{0}``, ``{1}``, ...
-    are replaced by the rendered cases, so that no condition is typed.  ``shown`` is the claim as
-    displayed (notation; ``correct.definitions`` say what its symbols stand
-    for); ``claim``, if also given, must be what ``shown`` multiplies out to (a display that differs
-    from the claim is refused).  A ``str`` for ``shown`` (the older API, typed LaTeX) is not displayed:
-    the display is then rendered from ``claim``.  ``gap`` states :math:`L - \mathrm{claim}` (a
-    ``(text, expr)`` pair is accepted, the text is not used), proved here.  Reusable for any claim:
-    e.g. :math:`\sin(a + b) = \sin a + \sin b` fails at :math:`a = b = \pi/2`:
+    (:math:`L` true side, :math:`C` correct right side, :math:`v` the values).  ``shown`` is the displayed
+    claim (a ``str`` is not displayed: ``claim`` is); ``cases`` are substitutions where the proved ``gap``
+    :math:`L - \mathrm{claim}` must vanish, rendered into ``holds_when``'s ``{0}``, ``{1}``, ...  Example:
 
     >>> from ropemath.symbolic.common import a, b
     >>> expansion = sp.sin(a) * sp.cos(b) + sp.cos(a) * sp.sin(b)
@@ -272,11 +266,7 @@ def get_refutation(name: str) -> Refutation:
     >>> get_refutation("relative_sign").values_text()
     'q_0 = 1, q_1 = 0, k_0 = 0, k_1 = 1, m = 1, n = 0, theta = pi/2'
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be one of the refutation names (a str), got {type(name).__name__}")
-    if name not in REFUTATIONS:
-        raise ValueError(f"name must be one of {refutation_names()}, got {name!r}")
-    return REFUTATIONS[name]()
+    return _lookup(REFUTATIONS, name, "refutation")
 
 
 def all_refutations() -> tuple[Refutation, ...]:

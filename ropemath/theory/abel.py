@@ -79,8 +79,6 @@ def complex_score(q: npt.ArrayLike, k: npt.ArrayLike, r: npt.ArrayLike, base: fl
     """
     h = _vectors(q, k, layout)
     th = _theta(h.size * 2, base, theta)
-    r = check_positions(r, "r")
-    chunk = check_int(chunk, "chunk", minimum=1)
 
     def block(rb: np.ndarray) -> np.ndarray:
         phase = np.multiply.outer(rb, th)
@@ -162,15 +160,10 @@ def abel_check(d: int = 128, base: float = 10000.0, *, trials: int = 20,
         \rho = \max_{q,k,r} \frac{|(R_m q)^\top (R_n k)|}
         {(\max_i |h_{i+1}-h_i|)\sum_{j=1}^{d/2}|S_j(r)|} \le 1, \qquad r = m - n
 
-    For each of ``trials`` draws, ``q`` and ``k`` are standard normal (``k = q`` if
-    ``aligned``) from ``np.random.default_rng(seed)``; ``n`` is a random integer in
-    [-1e6, 1e6] and ``m = n + r`` for every ``r`` in ``distances`` (default: every integer
-    in [-1024, 1024] and 1024 random integers in [-1e6, 1e6]).  The score is computed twice:
-    by :func:`complex_score` and, independently, as ``apply_rope(q, m) @ apply_rope(k, n)``.
-
-    Returns ``max_ratio`` (ρ), ``violations`` (count of scores above their bound by more than
-    1e-12 relative), ``abel_error`` (largest :func:`abel_identity_error`) and ``rope_error``
-    (largest ``|complex_score - rope score| / (|q||k|)``).  Source: RoFormer eq. (35)-(37).
+    Seeded standard-normal ``q, k`` (``k = q`` if ``aligned``), key at a random integer
+    :math:`|n| \le 10^6`, ``m = n + r`` for each distance (default: :math:`|r| \le 1024` and 1024 random
+    :math:`|r| \le 10^6`); the score both by :func:`complex_score` and by :func:`ropemath.apply_rope`.
+    Returns ``max_ratio``, ``violations``, ``abel_error`` and ``rope_error``.  Source: RoFormer eq. (35)-(37).
 
     >>> out = abel_check(16, trials=2)
     >>> out["violations"], out["max_ratio"] < 1, out["abel_error"] < 1e-13, out["rope_error"] < 1e-9

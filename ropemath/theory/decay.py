@@ -69,12 +69,13 @@ def partial_sums(r: npt.ArrayLike, d: int, base: float = 10000.0, *,
     return np.cumsum(np.exp(1j * (r[..., None] * th)), axis=-1)
 
 
-def _chunked(r: np.ndarray, chunk: int, fn) -> np.ndarray:
-    """Apply ``fn`` (1-D block -> 1-D float array) to blocks of ``r.ravel()``; keep ``r.shape``.
+def _chunked(r: npt.ArrayLike, chunk: int, fn) -> np.ndarray:
+    """Check ``r`` and ``chunk``, apply ``fn`` (1-D block -> 1-D floats) to blocks of ``r``; keep its shape.
 
-    Blocks are independent, so they run on a small thread pool (numpy releases the GIL in
-    its loops); each block's result is the same whichever thread computes it.
+    Blocks are independent, so they run on a small thread pool (numpy releases the GIL in its loops).
     """
+    r = check_positions(r, "r")
+    chunk = check_int(chunk, "chunk", minimum=1)
     flat = r.reshape(-1)
     out = np.empty(flat.shape, dtype=np.float64)
     starts = range(0, flat.size, chunk)
@@ -110,8 +111,6 @@ def decay_bound(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.A
     17.954137
     """
     th = _theta(d, base, theta)
-    r = check_positions(r, "r")
-    chunk = check_int(chunk, "chunk", minimum=1)
 
     def block(rb: np.ndarray) -> np.ndarray:
         re, im = _sums_block(rb, th)
@@ -142,8 +141,6 @@ def decay_bound_slope(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta:
     True
     """
     th = _theta(d, base, theta)
-    r = check_positions(r, "r")
-    chunk = check_int(chunk, "chunk", minimum=1)
 
     def block(rb: np.ndarray) -> np.ndarray:
         phase = np.multiply.outer(th, rb)

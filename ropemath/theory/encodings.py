@@ -113,9 +113,7 @@ def sinusoidal_dot_closed_form(r: npt.ArrayLike, d: int, *, base: float = 10000.
 
 
 @finite_result
-def additive_scores(
-    x: npt.ArrayLike, p: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike
-) -> np.ndarray:
+def additive_scores(x: npt.ArrayLike, p: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike) -> np.ndarray:
     r"""Return the (N, N) matrix of additive-encoding scores (no :math:`1/\sqrt{d}` scaling).
 
     .. math:: S_{ij} = (x_i + p_i)^\top W_q^\top W_k (x_j + p_j)
@@ -146,14 +144,8 @@ def additive_scores(
 
 
 @finite_result
-def sinusoidal_scores(
-    x: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    w_q: npt.ArrayLike,
-    w_k: npt.ArrayLike,
-    *,
-    base: float = 10000.0,
-) -> np.ndarray:
+def sinusoidal_scores(x: npt.ArrayLike, positions: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, *,
+        base: float = 10000.0) -> np.ndarray:
     r"""Return additive scores with sinusoidal :math:`p_i` at the given positions, shape (N, N).
 
     .. math:: S_{ij} = (x_i + p_{m_i})^\top W_q^\top W_k (x_j + p_{m_j})
@@ -210,9 +202,7 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
 
 
 @finite_result
-def additive_score_expansion(
-    d: int | None = None, d_k: int | None = None
-) -> tuple[sympy.Expr, dict[str, sympy.Expr]]:
+def additive_score_expansion(d: int | None = None, d_k: int | None = None) -> tuple[sympy.Expr, dict[str, sympy.Expr]]:
     r"""Expand the additive score with sympy matrix symbols; return ``(lhs, terms)``.
 
     .. math::
@@ -220,11 +210,8 @@ def additive_score_expansion(
         = x_i^\top W_q^\top W_k x_j + x_i^\top W_q^\top W_k p_j
         + p_i^\top W_q^\top W_k x_j + p_i^\top W_q^\top W_k p_j
 
-    The expansion is done by sympy (non-commutative matrix products), and each resulting
-    term is labelled by which symbols it contains: ``"content-content"``,
-    ``"content-position"``, ``"position-content"``, ``"position-position"``.  Vectors
-    have ``d`` rows, ``W_q``, ``W_k`` shape ``(d_k, d)``; both default to symbols.
-    Source: RoFormer §2.3 (the decomposition used by Transformer-XL).
+    sympy expands the non-commutative products; each term is labelled by the symbols it contains.
+    Source: RoFormer §2.3 (Transformer-XL's decomposition).
 
     >>> lhs, terms = additive_score_expansion()
     >>> list(terms)
@@ -301,13 +288,9 @@ def sinusoidal_pair_decomposition() -> dict[str, sympy.Expr]:
         = \underbrace{\tfrac{a+e}{2}\cos((i-j)\omega) + \tfrac{b-c}{2}\sin((i-j)\omega)}_{\text{relative}}
         + \underbrace{\tfrac{e-a}{2}\cos((i+j)\omega) + \tfrac{b+c}{2}\sin((i+j)\omega)}_{\text{absolute}}
 
-    with :math:`p_i = (\sin i\omega, \cos i\omega)`.  The absolute part vanishes for all
-    :math:`i, j` iff :math:`e = a` and :math:`c = -b`, i.e. :math:`M = aI + bJ` with
-    :math:`J = \begin{pmatrix} 0 & 1 \\ -1 & 0 \end{pmatrix}` (a scaled rotation): the coefficients of
-    :math:`\cos((i+j)\omega)` and :math:`\sin((i+j)\omega)` must both vanish.  Returns
-    ``{"lhs", "relative", "absolute", "residual"}`` where
-    ``residual = expand(lhs - relative - absolute, trig=True)`` is 0 (sympy's proof).
-    Source: product-to-sum formulas; RoFormer §2.2 (the pure-position term).
+    with :math:`p_i = (\sin i\omega, \cos i\omega)`; the absolute part vanishes iff :math:`M = aI + bJ`
+    (a scaled rotation).  Returns ``{"lhs", "relative", "absolute", "residual"}``, ``residual`` = 0
+    (sympy's proof).  Source: product-to-sum formulas; RoFormer §2.2.
 
     >>> parts = sinusoidal_pair_decomposition()
     >>> parts["residual"]

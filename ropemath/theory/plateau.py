@@ -56,35 +56,20 @@ def _mean_walk_lengths(count: int) -> tuple[float, ...]:
 
 
 @finite_result
-def random_phase_level(d: int, *, exact: bool = True) -> float:
+def random_phase_level(d: int) -> float:
     r"""Return the far-out level of :math:`B(r)` predicted by independent uniform phases.
 
     .. math::
         \frac{1}{d/2}\sum_{j=1}^{d/2} \mathbb{E}\,\Big|\sum_{i=0}^{j-1} e^{\mathrm{i}\phi_i}\Big|,
         \qquad \mathbb{E}\,|S_j| = \int_0^\infty \frac{1 - J_0(t)^j}{t^2}\,dt
-        \;\approx\; \frac{\sqrt{\pi j}}{2}
 
-    For large :math:`r` the phases :math:`r\theta_i \bmod 2\pi` behave like independent
-    uniform angles, and :math:`S_j` like a planar random walk of ``j`` unit steps (Pearson
-    1905); its mean length is Kluyver's integral (``exact=True``: :math:`J_0(t)` from its
-    integral :math:`\frac1\pi\int_0^\pi \cos(t\sin\tau)\,d\tau` by the midpoint rule, then
-    Simpson's rule on [0, 400] plus the tail :math:`\int_{400}^\infty t^{-2}\,dt`) or the
-    Rayleigh approximation :math:`\sqrt{\pi j}/2` (``exact=False``).  Source: Pearson (1905),
-    Kluyver (1906); the level of RoFormer Figure 2's quantity far out.
+    :math:`S_j` as a planar random walk of ``j`` unit steps (Kluyver's integral, Simpson's rule;
+    Rayleigh's :math:`\sqrt{\pi j}/2` for large j).  Source: Pearson (1905), Kluyver (1906).
 
     >>> round(random_phase_level(128), 4)
     4.7926
-    >>> round(random_phase_level(128, exact=False), 4)
-    4.7791
     """
-    d = check_d(d)
-    if not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be a bool, got {type(exact).__name__}")
-    half = d // 2
-    j = np.arange(1, half + 1)
-    if not exact:
-        return float(np.mean(np.sqrt(np.pi * j) / 2.0))
-    return float(np.mean(_mean_walk_lengths(half)))
+    return float(np.mean(_mean_walk_lengths(check_d(d) // 2)))
 
 
 
@@ -120,15 +105,10 @@ def return_distance(d: int = 128, *, weight_digits: int = 60) -> int:
         10^3\Big\|\, r\,\frac{\theta_{3d/8 + j}}{2\pi} \Big\|_{\mathbb{Z}} \text{ small for } j < d/8
         \ \Rightarrow\ \text{every } r\theta_i \approx 0 \bmod 2\pi
 
-    The :math:`d/8` slowest frequencies determine all others; a simultaneous Diophantine
-    approximation of them (Dirichlet: one exists for every accuracy) is found with the LLL lattice
-    reduction of sympy, on the lattice with rows :math:`(w, 10^3 C\alpha_0, \dots)` and :math:`10^3 C e_j`
-    (:math:`\alpha_j = \theta_{3d/8+j}/2\pi`; the factor :math:`10^3` because the fastest
-    pairs multiply the slowest phases' errors by :math:`10^3`); ``weight_digits`` sets
-    :math:`w = 10^{-\text{weight\_digits}}`,
-    i.e. the size of :math:`r` traded for accuracy.  The returned :math:`r` is the candidate
-    :math:`r \ge 10^6` among the reduced rows with the largest :math:`B(r)` (:func:`exact_decay_bound`).
-    Source: Dirichlet's approximation theorem; A. K. Lenstra, H. W. Lenstra, L. Lovász (1982).
+    The :math:`d/8` slowest frequencies fix all others; sympy's LLL reduction finds a simultaneous
+    approximation of them (``weight_digits`` trades the size of :math:`r` for accuracy); the reduced row
+    :math:`r \ge 10^6` with the largest :func:`exact_decay_bound` is returned.
+    Source: Dirichlet's approximation theorem; Lenstra, Lenstra and Lovász (1982).
 
     >>> r = return_distance(128, weight_digits=30)
     >>> r > 10**20
@@ -204,12 +184,9 @@ def dependent_phase_level(
         \phi_{3d/8 + j - k d/8} = 10^{k}\phi_{3d/8 + j} \bmod 2\pi, \qquad
         \bar B = \mathbb{E}_{\phi}\,\frac{1}{d/2}\sum_{j=1}^{d/2}\Big|\sum_{i<j} e^{\mathrm{i}\phi_i}\Big|
 
-    The :math:`d/8` slowest frequencies are rationally independent (with :math:`\pi`), so by Weyl's
-    equidistribution theorem their phases :math:`r\theta_i \bmod 2\pi` fill the torus uniformly and the
-    mean of :math:`B` over :math:`r` is the expectation over independent uniform :math:`\phi` of those
-    :math:`d/8`; every other phase is :math:`10^k` times one of them.  Estimated by seeded Monte Carlo;
-    returns (mean, standard error).  ``ratio`` replaces the factor 10 (``ratio=1`` is a wrong model,
-    used as a control).  Source: H. Weyl (1916); the structure of :math:`\theta_i = 10^{-8i/d}`.
+    The :math:`d/8` slowest phases are uniform and independent (Weyl), every other is :math:`10^k` times
+    one of them.  Seeded Monte Carlo; returns (mean, standard error).  ``ratio`` replaces the factor 10
+    (``ratio=1``: a wrong model, the control).  Source: H. Weyl (1916).
 
     >>> m, se = dependent_phase_level(128, samples=20_000)
     >>> abs(m - random_phase_level(128)) < 4 * se

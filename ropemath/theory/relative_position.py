@@ -47,9 +47,8 @@ def _matrix(a: object, name: str) -> np.ndarray:
 
 
 @finite_result
-def same_token_score_maps(
-    x: npt.ArrayLike, positions: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, *, base: float = 10000.0
-) -> dict[str, np.ndarray]:
+def same_token_score_maps(x: npt.ArrayLike, positions: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, *,
+        base: float = 10000.0) -> dict[str, np.ndarray]:
     r"""Score one token x against itself at every pair of positions: RoPE and additive sinusoidal maps.
 
     .. math::
@@ -204,9 +203,8 @@ def linear_attention_two_ways(
     .. math:: o_m = \frac{\sum_n \phi(q_m)^\top \phi(k_n)\, v_n}{\sum_n \phi(q_m)^\top \phi(k_n)}
               = \frac{\big(\sum_n v_n\, \phi(k_n)^\top\big)\, \phi(q_m)}{\big(\sum_n \phi(k_n)\big)^\top \phi(q_m)}
 
-    ``phi_q`` (M, D), ``phi_k`` (N, D), ``v`` (N, d_v) hold the vectors as rows; both results have
-    shape (M, d_v).  The state :math:`\sum_n v_n\phi(k_n)^\top` is a :math:`d_v \times D` matrix, built
-    once.  Source: RoFormer §3.3 eq. (18); Katharopoulos et al. (2020), §3.2.
+    Rows are vectors: ``phi_q`` (M, D), ``phi_k`` (N, D), ``v`` (N, d_v); results (M, d_v).
+    Source: RoFormer §3.3 eq. (18); Katharopoulos et al. (2020), §3.2.
 
     >>> quad, fact = linear_attention_two_ways([[1.0, 0.0]], [[1.0, 0.0], [1.0, 1.0]], [[2.0], [4.0]])
     >>> quad.tolist(), fact.tolist()

@@ -25,18 +25,15 @@ __all__ = [
 
 
 @finite_result
-def similar_key_expected_score(
-    r: npt.ArrayLike, d: int = 128, base: float = 10000.0, pair_power: npt.ArrayLike | None = None
-) -> np.ndarray:
+def similar_key_expected_score(r: npt.ArrayLike, d: int = 128, base: float = 10000.0,
+        pair_power: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Return :math:`\mathbb{E}[(R_m q)^\top (R_n k)]` for :math:`k = q + \varepsilon`, at :math:`r = m - n`.
 
     .. math:: \mathbb{E}\big[q^\top R^d_{\Theta,n-m}(q + \varepsilon)\big]
               = \sum_{i=0}^{d/2-1} \mathbb{E}|q_i|^2 \cos(r\theta_i)
 
-    since :math:`\varepsilon` has mean zero and is independent of :math:`q`, and a 2×2 rotation
-    satisfies :math:`u^\top R(a)\,u = |u|^2\cos a`.  ``pair_power`` is :math:`\mathbb{E}|q_i|^2` per
-    pair (default 2 for every pair: :math:`q \sim N(0, I_d)`), so the default is
-    :math:`2\sum_i\cos(r\theta_i)`.  Source: Men et al., arXiv:2405.14591 (the similar-key argument).
+    (:math:`\varepsilon` independent with mean 0; :math:`u^\top R(a)\,u = |u|^2\cos a`).  ``pair_power``
+    defaults to 2 (:math:`q \sim N(0, I_d)`).  Source: Men et al., arXiv:2405.14591.
 
     >>> float(similar_key_expected_score(0, 8))
     8.0
@@ -53,18 +50,15 @@ def similar_key_expected_score(
 
 
 @finite_result
-def similar_key_scores(
-    r: npt.ArrayLike, d: int = 128, base: float = 10000.0, *, trials: int = 4000, noise: float = 1.0, seed: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
+def similar_key_scores(r: npt.ArrayLike, d: int = 128, base: float = 10000.0, *, trials: int = 4000,
+        noise: float = 1.0, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     r"""Return the Monte Carlo mean and standard error of the RoPE score of q and :math:`k = q + \sigma\varepsilon`.
 
     .. math:: \hat\mu(r) = \frac1T\sum_{t=1}^{T} (R^d_{\Theta,n_t+r}\,q_t)^\top(R^d_{\Theta,n_t}\,k_t),
               \qquad q_t, \varepsilon_t \sim N(0, I_d),\ n_t \sim U\{0,\dots,10^4\}
 
-    ``trials`` seeded draws (``seed``); the key sits at a random position :math:`n_t` and the query at
-    :math:`n_t + r`, both rotated by :func:`ropemath.apply_rope` (interleaved).  Returns ``(mean,
-    standard_error)``, each of shape ``r.shape``.  Compare with :func:`similar_key_expected_score`.
-    Source: the expectation derived in :func:`similar_key_expected_score`.
+    Rotated by :func:`ropemath.apply_rope` (interleaved); returns ``(mean, standard_error)``, shape
+    ``r.shape``.  Source: the expectation of :func:`similar_key_expected_score`.
 
     >>> mean, se = similar_key_scores([0.0], 8, trials=2000)
     >>> bool(abs(mean[0] - 8.0) < 4 * se[0])
