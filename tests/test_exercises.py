@@ -63,3 +63,17 @@ def test_placeholder_still_validates_the_exercise():
         check_answer("ex", ..., object())
     with pytest.raises(ValueError):
         check_answer("ex", ..., 1.0, tol=-1.0)
+
+
+def test_reveal_prints_the_checked_answer_and_its_reason():
+    """The reveal line shows the answer and its reason only; a reference that does not match stops the notebook."""
+    from ropemath.teaching import reveal
+
+    assert reveal("exercise 1", 279, 278.9, "30 rad is four turns and 278.9°", tol=1.0) == (
+        "exercise 1: 279 — 30 rad is four turns and 278.9°")
+    line = reveal("exercise 3", (True, False), [True, False], "M_1 is a scaled rotation")
+    assert line == "exercise 3: (True, False) — M_1 is a scaled rotation"
+    with pytest.raises(WrongAnswer):
+        reveal("exercise 1", 1719, 278.9, "forgot the full turns", tol=1.0)
+    with pytest.raises(TypeError, match="reason"):
+        reveal("exercise 1", 279, 278.9, "", tol=1.0)
