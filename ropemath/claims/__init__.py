@@ -31,6 +31,7 @@ from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Sour
 __all__ = [
     "LEDGER",
     "NOTES",
+    "NOTE_MODULES",
     "VERDICTS",
     "Entry",
     "Outcome",
@@ -43,13 +44,8 @@ __all__ = [
     "summary",
 ]
 
-LEDGER: tuple[Entry, ...] = (
-    *note000.ENTRIES,
-    *note001.ENTRIES,
-    *note002.ENTRIES,
-    *note003.ENTRIES,
-    *note004.ENTRIES,
-)
+NOTE_MODULES = {"000": note000, "001": note001, "002": note002, "003": note003, "004": note004}
+LEDGER: tuple[Entry, ...] = tuple(e for module in NOTE_MODULES.values() for e in module.ENTRIES)
 
 
 def entries(source: str | None = None) -> tuple[Entry, ...]:

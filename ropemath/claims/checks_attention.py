@@ -37,13 +37,11 @@ from ropemath.attention.linear import (
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
 from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
 
 
-@control("the 1/sqrt(d) factor missing from the written-out formula", power=0.0)
 def softmax_weights(*, power: float = 0.5) -> Outcome:
     r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1.
 
@@ -60,7 +58,6 @@ def softmax_weights(*, power: float = 0.5) -> Outcome:
     )
 
 
-@control("positions 0, 1, 2 given to RoPE", with_positions=True)
 def permutation_blind(*, with_positions: bool = False) -> Outcome:
     r"""Without positions, attention is permutation-equivariant: it cannot tell 我吃饭 from 饭吃我."""
     rng = np.random.default_rng(31)  # seed 31
@@ -80,7 +77,6 @@ def permutation_blind(*, with_positions: bool = False) -> Outcome:
     )
 
 
-@control("the denominator dropped from the written-out loop", normalised=False)
 def linear_attention(*, normalised: bool = True) -> Outcome:
     r"""Linear attention :math:`\phi(q_m)^\top\sum_n \varphi(k_n) v_n^\top / \phi(q_m)^\top\sum_n\varphi(k_n)`: O(N)."""
     q, k, v = np.random.default_rng(32).standard_normal((3, 16, 8))  # seed 32
@@ -115,7 +111,6 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     )
 
 
-@control("an absolute embedding r_n instead of the relative r_(m-n)", relative=False)
 def xl_breaks_linear(*, relative: bool = True) -> Outcome:
     r"""With :math:`\phi(k_n + r_{m-n})` the key features depend on the query position m: no shared sum."""
     rng = np.random.default_rng(33)  # seed 33
@@ -134,7 +129,6 @@ def xl_breaks_linear(*, relative: bool = True) -> Outcome:
     )
 
 
-@control("the prefix sums accumulated at doubled positions", scale=2.0)
 def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     r"""RoFormer eq. (19) (rotated numerator, plain denominator) keeps the O(N) prefix-sum form."""
     q, k, v = np.random.default_rng(34).standard_normal((3, 32, 8))  # seed 34
@@ -156,7 +150,6 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     )
 
 
-@control("the counterexample at m - n = 0, where nothing is rotated", distance=0)
 def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
     low = smallest_numerator(
@@ -228,9 +221,6 @@ def rotate_after_projection() -> Outcome:
     )
 
 
-@control(
-    "W_q = W_k = I, which commute with R_m: rotating before the projections is then relative too", identity_weights=True
-)
 def rotate_inside_attention(*, identity_weights: bool = False) -> Outcome:
     r"""Rotating q and k inside attention (after the projections) is what makes the scores relative."""
     before, after = _before_after(identity_weights)
@@ -243,7 +233,6 @@ def rotate_inside_attention(*, identity_weights: bool = False) -> Outcome:
     )
 
 
-@control("R_(m-n) instead of R_(n-m)", sign=-1)
 def rotated_scores(*, sign: int = 1) -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
     q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
@@ -257,7 +246,6 @@ def rotated_scores(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("v rotated as well in the measured outputs", rotate_v=True)
 def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     r"""v is left unrotated: outputs :math:`o_m = \sum_n a_{mn} v_n` then depend on positions only through m − n."""
     rng = np.random.default_rng(42)  # seed 42

@@ -32,7 +32,6 @@ import numpy as np
 import sympy as sp
 
 from ropemath.claims._verdict import GAP, conditional, identity, num, res
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_2d
 from ropemath.symbolic import common as sym
@@ -72,7 +71,6 @@ def _symbolic(ok: bool, what: str) -> Outcome:
     )
 
 
-@control("e^(-i theta) instead of e^(i theta): the sign of the angle flipped", sign=-1)
 def euler(*, sign: int = 1) -> Outcome:
     r""":math:`r e^{i\theta} = r(\cos\theta + i\sin\theta)` (``sign=-1``: :math:`e^{-i\theta}`, wrong)."""
     return _symbolic(
@@ -81,14 +79,12 @@ def euler(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("arguments subtracted instead of added: r_1 r_2 e^(i(theta_1 - theta_2))", sign=-1)
 def complex_product(*, sign: int = 1) -> Outcome:
     r""":math:`r_1 e^{i\theta_1} r_2 e^{i\theta_2} = r_1 r_2 e^{i(\theta_1+\theta_2)}`."""
     lhs = _r * sp.exp(sp.I * _t) * _r2 * sp.exp(sp.I * _t2)
     return _symbolic(is_zero(lhs - _r * _r2 * sp.exp(sp.I * (_t + sign * _t2))), "product of polar forms")
 
 
-@control("the conjugate keeps the angle: r e^(i theta)", sign=1)
 def complex_conjugate(*, sign: int = -1) -> Outcome:
     r""":math:`\overline{r e^{i\theta}} = r e^{-i\theta}` (r, θ real)."""
     return _symbolic(
@@ -96,7 +92,6 @@ def complex_conjugate(*, sign: int = -1) -> Outcome:
     )
 
 
-@control("sin theta with the wrong sign in every line: R(-theta) instead of R(theta)", sign=-1)
 def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
     r""":math:`(\cos\theta + i\sin\theta)(x + iy) = (1, i)\,R(\theta)(x, y)^\top`, with the notes' middle lines."""
     c, i = sp.cos(_t), sp.I
@@ -113,7 +108,6 @@ def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("each row of the matrix summed first (the corrected line)", rows_summed=True)
 def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
     r"""Refutes the line :math:`z = (1, i)\,[[\cos\theta\,x, -\sin\theta\,y], [\sin\theta\,x, \cos\theta\,y]]`."""
     c, s = sp.cos(_t), sp.sin(_t)
@@ -135,7 +129,6 @@ def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
     )
 
 
-@control("the conjugate dropped: z_a z_b instead of z_a conj(z_b)", sign=1)
 def complex_inner_product(*, sign: int = -1) -> Outcome:
     r""":math:`a\cdot b = \mathrm{Re}(z_a \bar z_b)`, :math:`z_a\bar z_b = a_1b_1 + a_2b_2 + i(a_2b_1 - a_1b_2)`."""
     a1, a2, b1, b2 = sp.symbols("a_1 a_2 b_1 b_2", real=True)
@@ -151,10 +144,6 @@ def _encode(z: complex, m: int, encoding: str) -> complex:
     return z if m % 2 == 0 else z.conjugate()
 
 
-@control(
-    "the counterexample encoding replaced by RoPE, f(z, m) = z e^(i m), which fixes the complex product",
-    encoding="rope",
-)
 def polar_split(*, encoding: str = "parity") -> Outcome:
     r"""Moduli multiply and arguments subtract — if the complex product (not only its real part) is fixed."""
     rng = np.random.default_rng(20)  # seed 20
@@ -186,14 +175,12 @@ def polar_split(*, encoding: str = "parity") -> Outcome:
     return conditional(broken, inside, example, evidence)
 
 
-@control("the modulus doubled: R_f(q, m) = 2|q|", factor=2)
 def radial_forced(*, factor: int = 1) -> Outcome:
     r"""With one f for queries and keys, :math:`R_f(q,m)^2 = |q|^2` forces :math:`R_f(q,m) = |q|`."""
     ok, text = _steps("radial_solution", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("the modulus doubled: R_q = 2|q|", factor=2)
 def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one).
 
@@ -218,21 +205,18 @@ def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     )
 
 
-@control("the split doubled: Theta_f(q, m) = 2 (Theta(q) + varphi(m))", factor=2)
 def angle_split(*, factor: int = 1) -> Outcome:
     r""":math:`\Theta_f(q,m) - \Theta(q)` is the same for every q: :math:`\Theta_f(q,m) = \Theta(q) + \varphi(m)`."""
     ok, text = _steps("angle_split", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("the increment doubled: varphi(m) - varphi(m-1) = 2 (Theta_g(q,k,1) + Theta(k) - Theta(q))", factor=2)
 def recurrence(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) - \varphi(m-1) = \Theta_g(q,k,1) + \Theta(k) - \Theta(q)` (note 001's n = m - 1)."""
     ok, text = _steps("angular_recurrence", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("wrong index: the key at n = m - 1 instead of m + 1", step=-1)
 def recurrence_next(*, step: int = 1) -> Outcome:
     r""":math:`\phi(m+1) - \phi(m) = \Theta_g(1) + \theta_q - \theta_k` (note 004)."""
     rng = np.random.default_rng(22)  # seed 22
@@ -251,14 +235,12 @@ def recurrence_next(*, step: int = 1) -> Outcome:
     )
 
 
-@control("the progression doubled: varphi(m) = 2 (m theta + gamma)", factor=2)
 def arithmetic_solution(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) = m\theta + \gamma`, and :math:`f(x, 0) = x` gives :math:`\gamma = 0`."""
     ok, text = _steps("phase_solution", "initial_phase", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("gamma = 1/2 instead of 0", gamma=sp.Rational(1, 2))
 def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
     r"""Setting :math:`\gamma = 0` is consistent with (indeed forced by) :math:`f_q(x_q, 0) = q`."""
     ok, text = _steps("initial_phase", shift=gamma)
@@ -270,7 +252,6 @@ def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
     )
 
 
-@control("e^(i(n-m)theta) instead of e^(i(m-n)theta)", sign=-1)
 def solution_2d(*, sign: int = 1) -> Outcome:
     r""":math:`f(q,m) = q e^{im\theta} = R(m\theta) q`, :math:`g = \mathrm{Re}[(W_qx_m)(W_kx_n)^* e^{i(m-n)\theta}]`."""
     ok, text = _steps("solution", "rotation_form", "relative_score")
@@ -317,7 +298,6 @@ def _refuted(name: str, restored: sp.Expr) -> Outcome:
     return Outcome("holds" if proved else "fails", evidence, example, bool(r.correct.holds))
 
 
-@control("the angle between q and k restored: |q||k| cos(alpha_q - alpha_k + (m-n) theta)", with_angle=True)
 def norms_times_cos(*, with_angle: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = |q||k|\cos((m-n)\theta)`."""
     phi = (sym.m - sym.n) * sym.theta
@@ -325,7 +305,6 @@ def norms_times_cos(*, with_angle: bool = False) -> Outcome:
     return _refuted("norms_times_cos", angle if with_angle else sp.Integer(0))
 
 
-@control("the cross term restored: + (q0 k1 - q1 k0) sin((m-n) theta)", with_cross_term=True)
 def missing_cross_term(*, with_cross_term: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos((m-n)\theta)`."""
     cross = (sym.q0 * sym.k1 - sym.q1 * sym.k0) * sp.sin((sym.m - sym.n) * sym.theta)
@@ -336,7 +315,6 @@ def _score(q: np.ndarray, k: np.ndarray, m: float, n: float, t: float = 1.0) -> 
     return float((rotation_2d(m * t) @ q) @ (rotation_2d(n * t) @ k))
 
 
-@control("the 'inside' sample taken with k perpendicular to q", parallel=False)
 def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     r""":math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta` "in some cases": when q ∥ k and m − n = ±1.
 
@@ -369,8 +347,6 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     )
 
 
-@control("the statement replaced by its correction, with the term (q_0 k_1 - q_1 k_0) sin((m - n) theta)",
-         corrected=True)
 def cos_theta_generic(*, corrected: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta`: it holds only for q ∥ k at m − n = ±1.
 
@@ -420,7 +396,6 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
     )
 
 
-@control("no rotation (theta = 0): the score is then q.k itself", theta=0.0)
 def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     r"""Refutes "the rotated score is a function of :math:`q\cdot k` and m − n"."""
     q, k1, k2 = np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, -1.0])
@@ -447,7 +422,6 @@ def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     )
 
 
-@control("k perpendicular to q, k = (0, 1), where the scores at m - n = +-1 differ", k=(0.0, 1.0))
 def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
     r"""Refutes "if the relative position changes, the score changes" (``k``: the key; the query is (1, 0))."""
     q, key = np.array([1.0, 0.0]), np.array(k)
@@ -468,7 +442,6 @@ def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
     )
 
 
-@control("theta read as the common difference (the correction)", claimed="theta")
 def common_difference(*, claimed: str = "m") -> Outcome:
     r"""Refutes "m is the common difference" of :math:`\phi(m) = m\theta + \gamma`; it is :math:`\theta`."""
     t, g = 0.5, 0.0

@@ -29,7 +29,6 @@ import numpy as np
 import sympy as sp
 
 from ropemath.claims._verdict import GAP, identity, num, res, shift_change
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.theory.encodings import (
     additive_score_expansion,
@@ -42,7 +41,6 @@ from ropemath.theory.encodings import (
 )
 
 
-@control("the same p at every position (no absolute position to leak)", constant_p=True)
 def additive_leaks(*, constant_p: bool = False) -> Outcome:
     r"""Additive (learned) absolute encodings give scores that depend on i and j, not only on i − j.
 
@@ -61,7 +59,6 @@ def additive_leaks(*, constant_p: bool = False) -> Outcome:
     )
 
 
-@control("no content and W_q^T W_k = I (the special case where p_i^T p_j is relative)", generic=False)
 def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
     r"""The sinusoidal additive encoding leaks absolute positions too, for generic :math:`W_q, W_k`.
 
@@ -82,7 +79,6 @@ def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
     )
 
 
-@control("only the first three terms (the position-position term dropped)", count=3)
 def four_terms(*, count: int = 4) -> Outcome:
     r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, one made of positions only.
 
@@ -106,7 +102,6 @@ def four_terms(*, count: int = 4) -> Outcome:
     return Outcome("holds" if ok and out.verdict == "holds" else "fails", out.evidence)
 
 
-@control("sine and cosine swapped (sin at the odd coordinates 2t+1)", parity=1)
 def sinusoidal_formula(*, parity: int = 0) -> Outcome:
     r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (with k read as i).
 
@@ -131,7 +126,6 @@ def sinusoidal_formula(*, parity: int = 0) -> Outcome:
     )
 
 
-@control("coordinates counted from 0", start=0)
 def sinusoidal_parity(*, start: int = 1) -> Outcome:
     r""":math:`p_{i,2t}` and :math:`p_{i,2t+1}` are the odd- and even-numbered coordinates when counting from 1.
 
@@ -152,7 +146,6 @@ def sinusoidal_parity(*, start: int = 1) -> Outcome:
     )
 
 
-@control("the learned and sinusoidal relative encodings indexed by m + n instead of m - n", sign=1)
 def relative_schemes(*, sign: int = -1) -> Outcome:
     r"""Shaw (clipped), Transformer-XL, T5 and DeBERTa scores depend on positions only through m − n.
 
@@ -197,7 +190,6 @@ def relative_schemes(*, sign: int = -1) -> Outcome:
     )
 
 
-@control("U_q^T U_k = I + J/2, of the relative form a I + b J: nothing to refute", m_matrix=((1.0, 0.5), (-0.5, 1.0)))
 def tupe_position_term(
     *, m_matrix: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 0.0), (0.0, 2.0))
 ) -> Outcome:
@@ -225,7 +217,6 @@ def tupe_position_term(
     )
 
 
-@control("the odd coordinates also sines (phase 0 instead of pi/2): p_i^T p_j not relative", phase=0.0)
 def absolute_carries_relative(*, phase: float = np.pi / 2) -> Outcome:
     r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative.
 

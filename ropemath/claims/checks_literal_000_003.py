@@ -40,7 +40,6 @@ import numpy as np
 
 from ropemath.attention.linear import elu_plus_one
 from ropemath.claims._verdict import GAP, TOL, num, refuted, res
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_matrix
 from ropemath.theory.encodings import sinusoidal_encoding
@@ -55,7 +54,6 @@ __all__ = [
 POSITIONS = (-7.0, 0.0, 1.0, 3.0, 1000.0, 123456.0)
 
 
-@control("k replaced by the position i: the corrected formula, which holds", variable="i")
 def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
     r"""Refutes :math:`p_{i,2t} = \sin(k/10000^{2t/d})` as written: its right side is the same for every position i.
 
@@ -117,7 +115,6 @@ def _complex_form(q: np.ndarray, k: np.ndarray, r: float, shift: int) -> float:
     )
 
 
-@control("frequency index moved to theta_(i+1): the corrected formula, which holds", shift=1)
 def complex_score_frequency_index(*, shift: int = 0) -> Outcome:
     r"""Refutes the complex form of the score as note 000 writes it: sum from i = 0 with the note's 1-based θ_i.
 
@@ -160,7 +157,6 @@ def complex_score_frequency_index(*, shift: int = 0) -> Outcome:
     )
 
 
-@control("⊗ read as the elementwise product (RoFormer eq. 34's meaning), which holds", product="elementwise")
 def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
     r"""Refutes the elementwise form of :math:`R^d_{\Theta,m} x` with :math:`\otimes` read as the Kronecker product.
 
@@ -209,7 +205,6 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
     )
 
 
-@control("Transformer-XL's relative term inside the key features: it does break the sums", encoding="relative")
 def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
     r"""Refutes "additive absolute encodings, like relative ones, are unsuitable for linear attention".
 

@@ -29,8 +29,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, conditional, num, refuted, res, shift_change
-from ropemath.claims.controls import control
+from ropemath.claims._verdict import GAP, below_tolerance, conditional, num, refuted, res, shift_change
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
@@ -60,7 +59,6 @@ def _relative_residual(f: Encoding, seed: int) -> float:
     return worst
 
 
-@control("sin taken as even, sin(-t) = +sin t", sin_parity=1)
 def negative_angle(*, sin_parity: int = -1) -> Outcome:
     r"""§1.5 step 4: :math:`\cos(-\theta) = \cos\theta`, :math:`\sin(-\theta) = -\sin\theta`, hence
     :math:`R_{-\theta} = \begin{pmatrix}\cos\theta & \sin\theta\\ -\sin\theta & \cos\theta\end{pmatrix}`."""
@@ -80,7 +78,6 @@ def negative_angle(*, sin_parity: int = -1) -> Outcome:
     )
 
 
-@control("g taken complex: f(q,m) f*(k,n) = g(q,k,m-n) required (Su; RoFormer §3.4.1)", complex_g=True)
 def polar_split_literal(*, complex_g: bool = False) -> Outcome:
     r"""§2.4 as written: :math:`g = \mathrm{Re}(f(q,m)f^*(k,n))` is real, :math:`R_g = |g|`; the note
     claims :math:`R_f(q,m)R_f(k,n) = R_g(q,k,m-n)` (and arguments subtract)."""
@@ -112,19 +109,31 @@ def polar_split_literal(*, complex_g: bool = False) -> Outcome:
     )
 
 
+Statement = Callable[[Encoding, complex, complex], tuple[complex, complex]]  # (stated, actual) at q, k
+
+
 def _initial_condition(
-    f: Encoding, seed: int, stated: complex, actual: complex, example: dict, keys: tuple[str, ...], what: str
+    statement: Statement, outside: Encoding, inside: Encoding, seed: int, keys: tuple[str, ...], example: dict
 ) -> Outcome:
-    """holds-if f(x, 0) = x: ``f`` meets the relative requirement yet ``stated != actual``; sympy proves the inside."""
-    met = _relative_residual(f, seed)
-    broken = met <= 1e-12 and abs(stated - actual) > GAP
-    inside, text = _steps(*keys)
-    evidence = (
-        f"Outside f(x, 0) = x: {example['f(x, m)']} makes f(q,m) f*(k,n) depend on m - n only "
-        f"(residual {res(met)}, 20 random cases, seed {seed}) but {what}. Inside: {text}."
+    """``holds-if`` f(x, 0) = x: the statement breaks for ``outside`` (relative, f(x, 0) != x), holds for ``inside``.
+
+    Both encodings must meet the relative requirement (20 random cases each); the inside sample compares the
+    statement's two sides on 20 random q, k, and the sympy steps ``keys`` (which assume f(x, 0) = x) must be verified.
+    """
+    stated, actual = statement(outside, 1 + 0j, 1j)
+    met = max(_relative_residual(outside, seed), _relative_residual(inside, seed))
+    rng = np.random.default_rng(seed)
+    gap = max(abs(a - b) for a, b in (statement(inside, *(complex(*rng.standard_normal(2)) for _ in "qk")) for _ in range(20)))
+    proved, text = _steps(*keys)
+    example = {**example, "q": "1", "k": "i", "stated": _show(stated), "actual": _show(actual)}
+    return conditional(
+        met <= 1e-12 and abs(stated - actual) > GAP,
+        proved and gap <= 1e-12,
+        example,
+        f"Both encodings make f(q,m) f*(k,n) depend on m - n only (residual {below_tolerance(met)}, seed {seed}). "
+        f"Outside f(x, 0) = x, {example['f(x, m)']} at q = 1, k = i: stated {_show(stated)}, actual {_show(actual)}. "
+        f"Inside, {example['inside']} on 20 random q, k: largest gap {below_tolerance(gap)}; {text}.",
     )
-    shown = {"stated": _show(stated), "actual": _show(actual)}
-    return conditional(broken, inside, {**example, **shown}, evidence)
 
 
 def _show(z: complex | float) -> float | list[float]:
@@ -132,57 +141,58 @@ def _show(z: complex | float) -> float | list[float]:
     return num(z) if not isinstance(z, complex) else num([z.real, z.imag])
 
 
-@control("the outside encoding has scale 1, i.e. satisfies f(x, 0) = x", scale=1.0)
-def modulus_initial_condition(*, scale: float = 2.0) -> Outcome:
-    r"""§2.5: :math:`R_f(q,0)R_f(k,0) = \|q\|\|k\|` needs :math:`f(x, 0) = x`, which the note never states."""
+def _scaled(scale: float, conjugate: bool = False, offset: float = 0.0) -> Encoding:
+    """f(x, m) = scale (conj x or x) e^(i(m + offset)): relative for every choice, f(x, 0) = x only for 1, x, 0."""
+    return lambda x, pos: scale * (x.conjugate() if conjugate else x) * cmath.exp(1j * (pos + offset))
 
-    def f(x: complex, pos: float) -> complex:
-        return scale * x * cmath.exp(1j * pos)
 
-    q = k = 1 + 0j
-    example = {"f(x, m)": f"{scale} x e^(i m)", "q = k": "1", "m = n": 0}
+def modulus_initial_condition(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
+    r"""§2.5: :math:`R_f(q,0)R_f(k,0) = \|q\|\|k\|` needs :math:`f(x, 0) = x`, which the note never states.
+
+    Outside: :math:`f = \mathrm{scale}\cdot x e^{im}`; inside: ``inside_scale`` (1: f(x, 0) = x).
+    """
+
+    def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
+        return abs(q) * abs(k), abs(f(q, 0)) * abs(f(k, 0))
+
+    example = {"f(x, m)": f"{scale:g} x e^(i m)", "inside": f"f = {inside_scale:g} x e^(i m)", "m = n": 0}
+    return _initial_condition(statement, _scaled(scale), _scaled(inside_scale), 51, ("radial_solution",), example)
+
+
+def angle_initial_condition(*, conjugate: bool = True, inside_conjugate: bool = False) -> Outcome:
+    r"""§2.6: :math:`\Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)` needs :math:`f(x, 0) = x`.
+
+    Outside: :math:`f = \bar x e^{im}` (``conjugate``); inside: ``inside_conjugate`` (False: f(x, 0) = x).
+    Arguments are compared as unit numbers (mod 2π).
+    """
+
+    def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
+        return cmath.exp(1j * (cmath.phase(q) - cmath.phase(k))), cmath.exp(1j * (cmath.phase(f(q, 0)) - cmath.phase(f(k, 0))))
+
+    name = {True: "conj(x) e^(i m)", False: "x e^(i m)"}
+    example = {"f(x, m)": name[conjugate], "inside": f"f = {name[inside_conjugate]}", "m = n": 0}
     return _initial_condition(
-        f, 51, abs(q) * abs(k), abs(f(q, 0)) * abs(f(k, 0)), example, ("radial_solution",),
-        "R_f(q,0) R_f(k,0) is not |q||k|",
+        statement, _scaled(1.0, conjugate), _scaled(1.0, inside_conjugate), 52, ("angle_split",), example
     )
 
 
-@control("the outside encoding does not conjugate, i.e. satisfies f(x, 0) = x", conjugate=False)
-def angle_initial_condition(*, conjugate: bool = True) -> Outcome:
-    r"""§2.6: :math:`\Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)` needs :math:`f(x, 0) = x`."""
+def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) -> Outcome:
+    r"""§2.7: :math:`\varphi(m) = m\theta` needs :math:`\varphi(0) = 0`, i.e. :math:`f(x, 0) = x`.
 
-    def f(x: complex, pos: float) -> complex:
-        return (x.conjugate() if conjugate else x) * cmath.exp(1j * pos)
+    Outside: :math:`f = x e^{i(m + \mathrm{offset})}`; inside: ``inside_offset`` (0: f(x, 0) = x).  The statement
+    compares :math:`e^{i\varphi(0)}` (with :math:`\varphi(m) = \Theta_f(q,m) - \Theta(q)`) with 1.
+    """
 
-    q, k = 1 + 0j, 1j
-    # arguments compared as unit numbers (mod 2 pi): e^{i(Theta(q) - Theta(k))} vs e^{i(Theta_f(q,0) - Theta_f(k,0))}
-    stated = cmath.exp(1j * (cmath.phase(q) - cmath.phase(k)))
-    actual = cmath.exp(1j * (cmath.phase(f(q, 0)) - cmath.phase(f(k, 0))))
-    example = {"f(x, m)": ("conj(x)" if conjugate else "x") + " e^(i m)", "q": "1", "k": "i", "m = n": 0}
+    def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
+        return 1 + 0j, f(q, 0) / q
+
+    example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0}
     return _initial_condition(
-        f, 52, stated, actual, example, ("angle_split",),
-        "e^(i(Theta_f(q,0) - Theta_f(k,0))) is not e^(i(Theta(q) - Theta(k))), so Theta_f(q,m) != Theta(q) + varphi(m)",
+        statement, _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset), 53,
+        ("phase_solution", "initial_phase"), example,
     )
 
 
-@control("the outside encoding has phase offset 0, i.e. satisfies f(x, 0) = x", offset=0.0)
-def phase_initial_condition(*, offset: float = 0.5) -> Outcome:
-    r"""§2.7: an arithmetic :math:`\varphi` is :math:`m\theta + \varphi(0)`; :math:`\varphi(m) = m\theta` needs
-    :math:`\varphi(0) = 0`, i.e. :math:`f(x, 0) = x`."""
-
-    def f(x: complex, pos: float) -> complex:
-        return x * cmath.exp(1j * (pos + offset))
-
-    q = 1 + 0j
-    stated = cmath.exp(1j * 0.0)  # e^{i varphi(0)} by the note's varphi(m) = m theta, at m = 0
-    actual = f(q, 0) / q  # e^{i varphi(0)}, varphi(m) = Theta_f(q,m) - Theta(q)
-    example = {"f(x, m)": f"x e^(i(m + {offset}))", "theta": 1.0, "q": "1", "m": 0}
-    return _initial_condition(
-        f, 53, stated, actual, example, ("phase_solution", "initial_phase"), "varphi(0) is not 0"
-    )
-
-
-@control("the searched offsets exclude m - n = +-1", offsets=(2, 3))
 def cos_theta_some_case(*, offsets: tuple[int, ...] = (1, -1)) -> Outcome:
     r"""§2.8.1 as an existence claim: some q, k, m, n give :math:`R_mq\cdot R_nk = (q\cdot k)\cos\theta`."""
     q, theta = np.array([1.0, 0.0]), 1.0
@@ -194,7 +204,6 @@ def cos_theta_some_case(*, offsets: tuple[int, ...] = (1, -1)) -> Outcome:
     )
 
 
-@control("the factor multiplies the query q, as RoPE does", multiplied="q")
 def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     r"""§2.9 as written: RoPE is the sinusoidal :math:`p_m = x + yi` times :math:`\cos m\theta + i\sin m\theta`."""
     q, m = np.array([1.0, 0.0]), 1.0
@@ -223,7 +232,6 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     )
 
 
-@control("only the queries are rotated, the keys are not", rotate_keys=False)
 def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     r"""§2.10: with :math:`R_m q_m`, :math:`R_n k_n` the attention weights depend on positions only through
     :math:`m - n` — and they do depend on it."""
@@ -245,7 +253,6 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     )
 
 
-@control("coordinates counted from 0", base=0)
 def pair_index_one_based(*, base: int = 1) -> Outcome:
     r"""§2.10 with "第 j 个维度" counted from 1: coordinate j uses :math:`\theta_{\lfloor j/2\rfloor}`."""
     d = 8
@@ -267,7 +274,6 @@ def pair_index_one_based(*, base: int = 1) -> Outcome:
     )
 
 
-@control("base 1: every theta_i = 1", base=1.0)
 def distinct_pair_frequencies(*, base: float = 10000.0) -> Outcome:
     r"""Each coordinate pair :math:`(2i, 2i+1)` has its own frequency: the d/2 values :math:`\theta_i` are distinct."""
     counts = {d: len(set(frequencies(d, base).tolist())) for d in (2, 8, 128)}

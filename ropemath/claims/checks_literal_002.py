@@ -26,7 +26,6 @@ from __future__ import annotations
 import numpy as np
 
 from ropemath.claims._verdict import GAP, TOL, identity, num, refuted, res, shift_change
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error, norm_error, orthogonality_error, relative_position_error
@@ -41,7 +40,6 @@ def _theta(k: int, d: int) -> float:
     return 10000.0 ** (-2 * k / d)
 
 
-@control("one equation, not the scraped line read as a chain", doubled=False)
 def doubled_goal_formula(*, doubled: bool = True) -> Outcome:
     r"""The goal line as scraped, :math:`A = g\,A = g` (a chain), for RoPE's :math:`A = g = q^\top R_{n-m} k`."""
     q = k = np.array([2.0, 0.0])  # m = n = 0: A = g = |q|^2 = 4
@@ -56,7 +54,6 @@ def doubled_goal_formula(*, doubled: bool = True) -> Outcome:
     )
 
 
-@control("the first argument named q_m, as the formula has it", symbol="q_m")
 def kn_named_query(*, symbol: str = "k_n") -> Outcome:
     r""":math:`k_n` named "the query at position m": :math:`\langle R_m k_n, R_n k_n\rangle` vs the true score."""
     q_m, k_n, m, n = np.array([1.0, 0.0]), np.array([0.0, 1.0]), 1.0, 0.0  # W_q = W_k = I, d = 2, theta_0 = 1
@@ -73,7 +70,6 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
     return refuted(stated, actual, inputs, corr, f"score with {symbol} as the query at m")
 
 
-@control("positions with structure: sinusoidal p and W_Q W_K^T = I", structured=True)
 def position_term_absolute(*, structured: bool = False) -> Outcome:
     r""":math:`\langle p_i W_Q, p_j W_K\rangle` is not a function of i - j (learned p; sinusoidal p, generic W)."""
     rng = np.random.default_rng(60)  # seed 60
@@ -90,7 +86,6 @@ def position_term_absolute(*, structured: bool = False) -> Outcome:
     )
 
 
-@control("rotation applied to q, k after the projections", project=False)
 def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
     r"""Rotating the word embedding x and then projecting: :math:`(W_q R_m x_m)^\top (W_k R_n x_n)` is not relative."""
     rng = np.random.default_rng(61)  # seed 61
@@ -115,7 +110,6 @@ def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
     )
 
 
-@control("no rotation at all (speed 0)", speed=0.0)
 def score_varies_with_distance(*, speed: float = 1.0) -> Outcome:
     r"""For generic q, k the score :math:`q^\top R_{r} k` takes a different value at each distance r = -10..10."""
     q, k = np.random.default_rng(62).standard_normal((2, 8))  # seed 62
@@ -128,7 +122,6 @@ def score_varies_with_distance(*, speed: float = 1.0) -> Outcome:
     )
 
 
-@control("three dimensions instead of two", dim=3)
 def direction_rotation_unique(*, dim: int = 2) -> Outcome:
     r"""In 2D one rotation takes u to v: no skew :math:`A \ne 0` has :math:`A u = 0` (it does in 3D)."""
     u = np.random.default_rng(67).standard_normal(dim)  # seed 67
@@ -152,7 +145,6 @@ def direction_rotation_unique(*, dim: int = 2) -> Outcome:
     )
 
 
-@control("d = 2, where the 2x2 block fills the matrix", dims=(2,))
 def matrix_sparse(*, dims: tuple[int, ...] = (64, 128, 512)) -> Outcome:
     r""":math:`R^d_{\Theta,m}` has 2d non-zero entries of :math:`d^2`: sparse (at most 1/16 filled) for d >= 32."""
     filled = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in dims}
@@ -173,7 +165,6 @@ def _display_matrix(m: float, d: int, first: int) -> np.ndarray:
     return R
 
 
-@control("§4's blocks subscripted from 0, like §4.1", matrix_first=0)
 def index_shift(*, matrix_first: int = 1) -> Outcome:
     r"""§4 (:math:`\theta_1..\theta_{d/2}`) and §4.1 (:math:`\theta_0..\theta_{d/2-1}`) with §3's :math:`\theta_k`."""
     d, m, q = 8, 1.0, np.eye(8)[0]  # theta_k = 10^-k at d = 8
@@ -190,7 +181,6 @@ def index_shift(*, matrix_first: int = 1) -> Outcome:
     )
 
 
-@control("the fifth sine entry written sin m theta_2", fifth_sine=2)
 def elementwise_display(*, fifth_sine: int = 1) -> Outcome:
     r"""§4.1 as written (d = 8), every entry of R_m: sine entry 4 is :math:`\sin m\theta_1`, not :math:`\theta_2`'s."""
     d, m, q = 8, 1.0, np.eye(8)  # the display applied to every q = e_j at once: column j is the result for e_j
@@ -206,7 +196,6 @@ def elementwise_display(*, fifth_sine: int = 1) -> Outcome:
     return refuted(float(stated[i, j]), float(actual[i, j]), inputs, corr, f"(R_m q)_{i} from the displayed vectors")
 
 
-@control("the elementwise product", product="elementwise")
 def kronecker_reading(*, product: str = "kron") -> Outcome:
     r""":math:`\otimes` read as the Kronecker product: :math:`q \otimes \cos` has :math:`d^2` entries, not d."""
     q = np.random.default_rng(64).standard_normal(8)  # seed 64
@@ -224,7 +213,6 @@ def kronecker_reading(*, product: str = "kron") -> Outcome:
     )
 
 
-@control("2 R_m instead of R_m (not orthogonal)", stretch=2.0)
 def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     r""":math:`\|R_m x\| = \|x\|` and :math:`\angle(R_m a, R_m b) = \angle(a, b)`: :math:`R_m` is orthogonal."""
     a, b = np.random.default_rng(65).standard_normal((2, 16, 16))  # seed 65
@@ -249,7 +237,6 @@ def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     )
 
 
-@control("the same position for both vectors", n_offset=0.0)
 def angle_under_different_rotations(*, n_offset: float = -1.0) -> Outcome:
     r"""Refutes :math:`\angle(R_m q, R_n k) = \angle(q, k)` for :math:`m \ne n`; it is :math:`\angle(q, R_{n-m} k)`."""
     q = k = np.array([1.0, 0.0])
@@ -269,10 +256,6 @@ def angle_under_different_rotations(*, n_offset: float = -1.0) -> Outcome:
     return refuted(angle(q, k), actual, inputs, corr, "angle before vs after rotating by m theta and n theta")
 
 
-@control(
-    "num_heads in place of head_dim, head_dim of hidden_dim",
-    stated=("batch_size", "seq_length", "num_heads", "head_dim"),
-)
 def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length", "head_dim", "hidden_dim")) -> Outcome:
     r"""The comment's [batch_size x seq_length x head_dim x hidden_dim] vs the tensor the code's ``view`` makes."""
     size = {"batch_size": 1, "seq_length": 3, "num_heads": 2, "head_dim": 4, "hidden_dim": 8}

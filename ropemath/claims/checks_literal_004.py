@@ -30,7 +30,6 @@ import numpy as np
 
 from ropemath.attention.softmax import rope_attention_weights, rope_softmax_attention
 from ropemath.claims._verdict import GAP, TOL, identity, num, refuted, res, shift_change
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
@@ -47,7 +46,6 @@ __all__ = [
 ]
 
 
-@control("the position i in the numerator, as Vaswani et al. write it", argument="i")
 def sinusoidal_literal(*, argument: str = "k") -> Outcome:
     r"""Refutes :math:`p_{i,2t} = \sin(k/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(k/10000^{2t/d})` (k, not i).
 
@@ -82,7 +80,6 @@ def sinusoidal_literal(*, argument: str = "k") -> Outcome:
     )
 
 
-@control("dimensions counted from 1, so subscript 2t is the (2t+1)-th dimension", count_from=1)
 def parity_literal(*, count_from: int = 0) -> Outcome:
     r"""Refutes ":math:`p_{i,2t}, p_{i,2t+1}` are the odd and even dimensions", dimensions numbered by subscript.
 
@@ -110,7 +107,6 @@ def parity_literal(*, count_from: int = 0) -> Outcome:
     )
 
 
-@control("the bias indexed by the distance i - j, as T5 does", indexed_by="distance")
 def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
     r"""Refutes ":math:`q_m^\top k_n = x_m^\top W_q^\top W_k x_n + b_{i,j}` is relative", b a table over (i, j).
 
@@ -153,7 +149,6 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
     )
 
 
-@control("the query projected from its own token x_m", token="m")
 def initial_projection_literal(*, token: str = "n") -> Outcome:
     r"""Refutes :math:`q = f_q(x_m, 0) = W_q x_n` (the note's line); :math:`f_q(x_m, 0) = W_q x_m`.
 
@@ -186,7 +181,6 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
     )
 
 
-@control("no rotation: the angle does not grow with m", per_position=0.0)
 def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     r"""For d = 2, RoPE turns a vector through :math:`m\theta` (θ = 1): the angle tells the position apart.
 
@@ -210,7 +204,6 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     )
 
 
-@control("the score inside SDPA instead of SDPA itself", part="score")
 def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
     r"""Refutes "SDPA is the inner product of two vectors": its output :math:`o_m = \sum_n a_{m,n} v_n` is a vector.
 
@@ -238,7 +231,6 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
     )
 
 
-@control("the dense product with R instead of R itself", storage="dense")
 def sparse_is_inefficient(*, storage: str = "sparse") -> Outcome:
     r"""Refutes "R^d_{Θ,m} is sparse, so it computes inefficiently": stored sparse, :math:`R x` costs 2d products.
 

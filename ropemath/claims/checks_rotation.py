@@ -30,14 +30,12 @@ notes of :data:`ropemath.claims.ledger.NOTES`.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
 
 from ropemath.claims._verdict import TOL, conditional, identity, res
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -52,10 +50,14 @@ def _unchanged(expr: sp.Basic) -> sp.Basic:
     return expr
 
 
-@functools.cache
+_ZERO: dict[sp.Basic, bool] = {}  # expression -> is_zero(expression), computed once
+
+
 def _zero(expr: sp.Basic) -> bool:
     """:func:`ropemath.symbolic.common.is_zero`, remembered (a non-zero expression costs a full ``simplify``)."""
-    return is_zero(expr)
+    if expr not in _ZERO:
+        _ZERO[expr] = is_zero(expr)
+    return _ZERO[expr]
 
 
 def _proved(*names: str, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged) -> tuple[bool, str]:
@@ -101,7 +103,6 @@ def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign:
     return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))
 
 
-@control("R_m^T = R_m (the sign of the angle not flipped)", sign=-1)
 def transpose_rule(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`; ``sign`` states :math:`R_{-\mathrm{sign}\,m}` instead."""
     err = max(
@@ -117,7 +118,6 @@ def transpose_rule(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("R_a R_b = R_{a-b} (angles subtracted)", sign=-1)
 def composition_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_a R_b = R_{a+b}` (angles add); ``sign`` states :math:`R_{a + \mathrm{sign}\, b}`."""
     err = max(
@@ -129,7 +129,6 @@ def composition_rule(*, sign: int = 1) -> Outcome:
     return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10, wrong=lambda e: e.subs(b, sign * b))
 
 
-@control("R_m^{-1} = R_m (the angle's sign not flipped)", sign=-1)
 def inverse_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse); ``sign`` flips the claim."""
     err = max(
@@ -142,7 +141,6 @@ def inverse_rule(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("R^T R = -I and det R = -1 (sign flipped)", unit=-1)
 def orthogonal_rule(*, unit: int = 1) -> Outcome:
     r""":math:`R^\top R = I` and :math:`\det R = 1`; the claim is :math:`R^\top R = uI`, :math:`\det R = u`."""
     err = 0.0
@@ -153,7 +151,6 @@ def orthogonal_rule(*, unit: int = 1) -> Outcome:
     return _with_proof(err, "|R^T R - I| and |det R - 1|", "orthogonality", "determinant", wrong=lambda e: e * unit)
 
 
-@control("|R x| = 2 |x| (a factor 2 added)", factor=2.0)
 def norm_rule(*, factor: float = 1.0) -> Outcome:
     r""":math:`\|R^d_{\Theta,m} x\| = \|x\|`; the claim is :math:`\|R x\| = \mathrm{factor}\,\|x\|`."""
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
@@ -169,7 +166,6 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
 
-@control("k rotated at m + 1, q at m: not the same rotation", shift=1.0)
 def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     r""":math:`(R_m q)^\top (R_m k) = q^\top k` for one rotation applied to both vectors (k at m + ``shift``)."""
     err = max(
@@ -186,7 +182,6 @@ def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     return identity(err, "(R_m q).(R_m k) vs q.k, 20 random pairs in R^16 (seed 2)")
 
 
-@control("q^T R_{m-n} k instead of q^T R_{n-m} k (sign of the distance flipped)", sign=-1)
 def relative_identity(*, sign: int = 1) -> Outcome:
     r""":math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` — depends on m, n only through n - m."""
     err = max(_relative_residual(q, k, pm, pn, sign) for d in DIMS for q, k, pm, pn in _random_pairs(3, d, 5))
@@ -201,7 +196,6 @@ def relative_identity(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("R_m^T R_n = R_{m-n} (sign of the distance flipped)", sign=-1)
 def transpose_product(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}` (``sign = -1``: :math:`R_{m-n}`)."""
     err = max(
@@ -251,7 +245,6 @@ def _refutation_outcome(r: refutations.Refutation) -> Outcome:
 _Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
 
 
-@control("q^T R_{n-m} k, the correct sign: nothing to refute", sign=-1)
 def relative_sign_slip(*, sign: int = 1) -> Outcome:
     r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign).
 
@@ -274,7 +267,6 @@ def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
     return (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]
 
 
-@control("x_m^T W_q^T R_{n-m} W_k x_n, with the transpose: nothing to refute", transpose=True)
 def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
     r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
     return _refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
@@ -286,7 +278,6 @@ def _transpose_wq(e: sp.Basic) -> sp.Basic:
     return e.subs({w[0, 1]: w[1, 0], w[1, 0]: w[0, 1]}, simultaneous=True)
 
 
-@control("x_m^T W_q R_{n-m} W_k x_n (the transpose on W_q lost)", transpose=False)
 def weights_identity(*, transpose: bool = True) -> Outcome:
     r""":math:`(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q^\top R_{n-m} W_k x_n` (``transpose=False``: no T)."""
     rng = np.random.default_rng(4)  # seed 4
@@ -307,7 +298,6 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
     )
 
 
-@control("the identity as meant, but without the transpose on W_q", transpose=False)
 def weights_transpose_lost(*, transpose: bool = True) -> Outcome:
     r"""The identity with :math:`W_q^\top` (as meant) holds; the literal one fails (checked too)."""
     meant, literal = weights_identity(transpose=transpose), _refute("missing_weight_transpose", *_weights_claim(False))
@@ -318,7 +308,6 @@ def weights_transpose_lost(*, transpose: bool = True) -> Outcome:
     )
 
 
-@control("the sine term with the wrong sign: x cos - rot(x) sin", sign=-1)
 def elementwise_form(*, sign: int = 1) -> Outcome:
     r"""RoFormer eq. (34): :math:`R x = x \otimes \cos + (-x_1, x_0, \dots) \otimes \sin` (interleaved).
 
@@ -352,7 +341,6 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("the 'inside' sample taken at odd d = 3, outside the condition: the block form must break", inside=(3,))
 def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outcome:
     r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d.
 
@@ -388,7 +376,6 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
     )
 
 
-@control("alpha taken as alpha_q + alpha_k (angles added)", sign=1)
 def lengths_and_angle(*, sign: int = -1) -> Outcome:
     r""":math:`\|R_m q\| = \|q\|`, and :math:`q\cdot k = \|q\|\|k\|\cos\alpha` with α the angle from k to q."""
     rng = np.random.default_rng(15)  # seed 15
@@ -404,7 +391,6 @@ def lengths_and_angle(*, sign: int = -1) -> Outcome:
     )
 
 
-@control("pair i rotated by m theta_(i+1) (frequency index shifted by one)", shift=1)
 def pairwise_rotation(*, shift: int = 0) -> Outcome:
     r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores.
 
@@ -435,7 +421,6 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
     )
 
 
-@control("R(theta) turns clockwise (the signed angle taken as -theta)", sign=-1)
 def counterclockwise(*, sign: int = 1) -> Outcome:
     r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`).
 

@@ -49,7 +49,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_source", "rubric", "run"]
+__all__ = ["NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_entry", "note_source", "rubric", "run"]
 
 VERDICTS = ("holds", "fails", "holds-if", "not-checkable")
 
@@ -100,6 +100,20 @@ def note_source(prefix: str, section: str) -> Source:
         raise ValueError(f"prefix must be one of {sorted(NOTES)}, got {prefix!r}")
     file, title = NOTES[prefix]
     return Source(title=title, file=file, section=section)
+
+
+def note_entry(prefix: str) -> Callable[..., Entry]:
+    """The entry constructor of note ``prefix``: ``entry(id, section, verdict, check, claim, **fields)``.
+
+    >>> note_entry("003")("n003-x", "2D case", "holds", lambda: Outcome("holds", "-"), "1 + 1 = 2").source.file
+    '003_707044a7c764f131.txt'
+    """
+    note_source(prefix, "")  # a bad prefix is refused here, not at the first entry
+
+    def entry(id: str, section: str, verdict: str, check: Callable[[], Outcome], claim: str, **fields: Any) -> Entry:
+        return Entry(id, note_source(prefix, section), claim, verdict, check, **fields)
+
+    return entry
 
 
 @dataclasses.dataclass(frozen=True)

@@ -155,24 +155,18 @@ def controls_table(results: list[Result]) -> tuple[str, int]:
 
 
 def coverage_table() -> str:
-    """The coverage pass per note: sentences with mathematical content, entries, sentences merged into an entry.
+    """The coverage pass per note: entries, sentences merged into an entry, and distinct sentences judged.
 
-    Rows come from the note's ``COVERAGE`` (:mod:`ropemath.claims.coverage`); a sentence judged by
-    two entries is one sentence and two rows.  *Merged* counts the rows beyond the first of each entry
-    (sentences judged by an entry that also judges another sentence).
+    Every entry judges its own quote; a note module's ``MERGED`` rows add the note's other sentences with
+    mathematical content, each with the entry that judges it (a sentence judged by two entries is one sentence
+    and two rows).
     """
-    from importlib import import_module
+    from ropemath.claims import NOTE_MODULES
 
-    from ropemath.claims.ledger import NOTES
-
-    lines = ["note  sentences  entries  merged"]
-    for prefix in NOTES:
-        module = import_module(f"ropemath.claims.note{prefix}")
-        coverage = getattr(module, "COVERAGE", ())
-        ids = [entry_id for _, entry_id in coverage]
-        merged = len(ids) - len(set(ids))
-        sentences = len({sentence for sentence, _ in coverage})
-        lines.append(f"{prefix:<4}  {sentences:>9}  {len(module.ENTRIES):>7}  {merged:>6}")
+    lines = ["note  entries  merged  sentences"]
+    for prefix, module in NOTE_MODULES.items():
+        sentences = {e.quote for e in module.ENTRIES} | {s for s, _ in module.MERGED}
+        lines.append(f"{prefix:<4}  {len(module.ENTRIES):>7}  {len(module.MERGED):>6}  {len(sentences):>9}")
     return "\n".join(lines)
 
 
