@@ -8,7 +8,6 @@ import dataclasses
 import math
 import os
 import unicodedata
-from collections import Counter
 
 import numpy as np
 import pytest

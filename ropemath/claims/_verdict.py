@@ -1,17 +1,8 @@
-r"""How a check turns what it measured into a verdict (shared by every ``checks_*`` module).
+r"""How a check turns what it measured into an :class:`~ropemath.claims.ledger.Outcome` (every ``checks_*`` module).
 
-Scope: the tolerance, stable formatting of residuals and numbers (evidence texts are shown
-in notebook 09, whose outputs must not depend on the last bit of a libm), and three
-constructors of :class:`~ropemath.claims.ledger.Outcome`:
-
-* :func:`identity` — ``holds`` iff a residual is within tolerance, else ``fails``;
-* :func:`refuted` — ``fails`` iff a counterexample's two sides differ by more than the
-  tolerance (and records whether the correction holds), else ``holds``;
-* :func:`conditional` — ``holds-if`` iff the statement breaks outside its condition and holds
-  inside it; ``holds`` if it did not break, ``fails`` if it broke inside too;
-
-and :func:`shift_change`, the measurement behind every "depends on positions only through
-m - n" check (attention scores, outputs, other encodings).
+:func:`identity` (a residual within tolerance), :func:`refuted` (a counterexample plus a checked correction),
+:func:`conditional` (``holds-if``: breaks outside the condition, holds inside), the refutation outcome, and stable
+formatting (evidence is shown in notebook 09: no rounding-level digits are ever printed).
 
 References: none (project convention).
 """
@@ -84,13 +75,7 @@ def identity(residual: float, what: str, tol: float = TOL) -> Outcome:
 
 
 def refuted(
-    stated: float,
-    actual: float,
-    inputs: dict[str, Any],
-    correction_residual: float,
-    what: str,
-    *,
-    tol: float = TOL,
+    stated: float, actual: float, inputs: dict[str, Any], correction_residual: float, what: str, *, tol: float = TOL
 ) -> Outcome:
     """Outcome of testing a stated formula on one counterexample, plus the correction's residual.
 

@@ -1,26 +1,11 @@
-r"""Checks of the notes' claims about attention, linear attention and other position encodings.
-
-Scope: zero-argument check functions for softmax attention without positions, linear
-attention with and without RoPE (via :mod:`ropemath.attention.softmax` and
-:mod:`ropemath.attention.linear`), and the claims about where RoPE is applied (to q
-and k after the projections, not to v).  Other position encodings are checked in
-:mod:`.checks_encodings`.
-
-Each check of a computable claim takes keyword-only parameters whose defaults state the claim and
-whose registered negative control (:func:`ropemath.claims.controls.control`) makes it wrong — a
-missing factor, positions where there should be none, the opposite rotation — through the same
-measurement.
-
-Example:
+r"""Checks of the notes' claims about softmax attention, linear attention with and without RoPE, and where
+RoPE is applied (to q and k after the projections, not to v).
 
 >>> norm_is_not_the_reason().counterexample["rotated numerator"], rope_linear_time().verdict
 (-1.98, 'holds')
->>> from ropemath.claims.controls import CONTROLS
->>> CONTROLS[rotated_scores].call, CONTROLS[rotated_scores].run().verdict
-('rotated_scores(sign=-1)', 'fails')
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1-2.3, §3.3 eq. (17)-(19);
-Vaswani et al. (2017); Katharopoulos et al. (2020); Dai et al. (Transformer-XL, 2019).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1-2.3, §3.3 eq. (17)-(19); Vaswani et al. (2017);
+Katharopoulos et al. (2020); Dai et al. (Transformer-XL, 2019).
 """
 
 from __future__ import annotations

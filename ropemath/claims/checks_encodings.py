@@ -1,26 +1,11 @@
-r"""Checks of the notes' claims about additive absolute encodings and the relative schemes they survey.
+r"""Checks of the notes' claims about additive absolute encodings and the relative schemes they survey
+(Shaw, Transformer-XL, T5, TUPE, DeBERTa), via :mod:`ropemath.theory.encodings`.
 
-Scope: zero-argument check functions for the sinusoidal encoding (its formula, which coordinates
-hold sines, that :math:`p_i^\top p_j` is relative), additive encodings leaking absolute position
-into the score, the four-term expansion, and the relative schemes of note 004 (Shaw,
-Transformer-XL, T5, TUPE, DeBERTa), via :mod:`ropemath.theory.encodings`.
+>>> tupe_position_term().counterexample["score(0, 0)"], additive_leaks(constant_p=True).verdict
+(2.0, 'fails')
 
-Example:
-
->>> tupe_position_term().counterexample["score(0, 0)"], additive_leaks().verdict
-(2.0, 'holds')
-
-Each check takes keyword arguments through which its claim can be made wrong; the registered negative
-control (:mod:`.controls`) runs the same measurement on that variant, which must get another verdict:
-
->>> tupe_position_term(m_matrix=((1.0, 0.5), (-0.5, 1.0))).verdict, additive_leaks(constant_p=True).verdict
-('holds', 'fails')
-
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Vaswani et al. (2017) §3.5; Shaw et al. (2018); Dai et al. (Transformer-XL, 2019);
-Raffel et al. (T5, 2020); Ke et al. (TUPE, 2021); He et al. (DeBERTa, 2021); Su et al.,
-*RoFormer*, arXiv:2104.09864 v5, §2.2-2.3; note 004 (DaNing) and note 002.
+References: Vaswani et al. (2017) §3.5; Shaw et al. (2018); Dai et al. (2019); Raffel et al. (T5, 2020);
+Ke et al. (TUPE, 2021); He et al. (DeBERTa, 2021); Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.2-2.3.
 """
 
 from __future__ import annotations

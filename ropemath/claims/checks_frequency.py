@@ -1,34 +1,20 @@
 r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the long-term decay.
 
-Scope: zero-argument check functions for the definition of :math:`\Theta` (0- and 1-based),
-its ordering and range, which coordinates share a frequency, what fast and slow pairs
-resolve, and every flavour of "the score decays with distance": the complex form of the
-score, the Abel summation and its bound (via :mod:`ropemath.theory.abel` and :mod:`ropemath.theory.decay`), the
-trend of the
-bound, the effect of the base, and what happens as d grows.
-
-Each check of a computable claim takes keyword-only parameters whose defaults state the claim and
-whose registered negative control (:func:`ropemath.claims.controls.control`) makes it wrong — an
-index shifted by one, a factor dropped, a base below 1, the opposite ordering — through the same
-measurement.
-
-Example:
+The definition of :math:`\Theta` (0- and 1-based), its range, shared frequencies, what fast and slow pairs
+resolve; the complex form of the score, Abel summation and its bound (:mod:`ropemath.theory.abel`), the trend
+of the bound, the base, and the limit of large d.
 
 >>> theta_range().counterexample["ratio"], shared_frequencies().verdict
 (10.0, 'fails')
->>> from ropemath.claims.controls import CONTROLS
->>> CONTROLS[pair_index].call, CONTROLS[pair_index].run().verdict
-('pair_index(offset=1)', 'fails')
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (35)-(37),
-Figure 2; Vaswani et al. (2017) §3.5.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (35)-(37), Figure 2.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, res
+from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
@@ -305,9 +291,9 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
 
 
 def _large_d_limit(r: float) -> float:
-    r"""The d -> infinity limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r) - \mathrm{Ci}(r/b))/\ln b`, b = 10^4.
+    r"""The d -> infinity limit of :math:`\frac2d\sum_i\cos(r\theta_i)`, :math:`(\mathrm{Ci}(r) - \mathrm{Ci}(r/b))/\ln b`.
 
-    The sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`.
+    With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`.
     """
     import mpmath  # a sympy dependency, imported only here
 
@@ -328,14 +314,16 @@ def decay_with_dimension(
     dims = tuple(2**e for e in (6, 10, 14, 18, 22))
     rows = {}
     for r in distances:
-        sums = [float(np.mean(np.cos(r * frequencies(d)))) for d in dims]
+        sums = [float(np.mean(np.cos(r * 10000.0 ** (-2 * np.arange(d // 2) / d)))) for d in dims]  # theta_i
         limit = _large_d_limit(r)
         target = 0.0 if claimed == "zero" else limit
         rows[r] = (sums, limit, abs(sums[-1] - limit), abs(limit - target))
     refuted = [r for r, (_, _, gap, miss) in rows.items() if miss > 10 * gap]
     converged = all(gap < 1e-4 and gap < abs(sums[0] - limit) for sums, limit, gap, _ in rows.values())
     shown = "; ".join(f"r = {r:g}: {num(v[0])} -> L = {num(v[1])}" for r, v in rows.items())
-    example = {"q = k": "(1, ..., 1)", "d": list(dims)} | {f"r = {r:g}": {"sums": num(v[0]), "L(r)": num(v[1])} for r, v in rows.items()}
+    example = {"q = k": "(1, ..., 1)", "d": list(dims)} | {
+        f"r = {r:g}": {"sums": num(v[0]), "L(r)": num(v[1])} for r, v in rows.items()
+    }
     return Outcome(
         "fails" if refuted else "holds",
         f"(2/d) sum_i cos(r theta_i) for d = 2^6, 2^10, 2^14, 2^18, 2^22: {shown}. Claimed limit {claimed}: refuted at "

@@ -1,35 +1,11 @@
-r"""Checks of notes 000 and 003 read literally: the formulas as written, and the readings they exclude.
-
-Scope: zero-argument-by-default check functions (each returns an
-:class:`~ropemath.claims.ledger.Outcome`) for the places where the literal text of note 000
-("RoPE: Rotray Position Embedding") says something other than what it evidently means, and for
-the alternative readings the ledger records next to an entry:
-
-* :func:`sinusoidal_position_variable` — :math:`p_{i,2t} = \sin(k/10000^{2t/d})` has no :math:`i`
-  on the right (a wrong variable, judged like a wrong index);
-* :func:`complex_score_frequency_index` — the complex form of the score sums over
-  :math:`i = 0, \dots, d/2-1` with the note's 1-based :math:`\theta_i` (frequencies shifted by one);
-* :func:`elementwise_as_kronecker` — :math:`\otimes` in the elementwise form read as the Kronecker
-  product (the alternative reading; the ledger's reading is the elementwise product);
-* :func:`absolute_breaks_linear` — "一樣不適用線性注意力" read as "absolute encodings are unsuitable
-  for linear attention too" (the alternative reading).
-
-Each check takes a keyword-only argument that turns the claim into its corrected (or wrong)
-variant; :func:`ropemath.claims.controls.control` registers that variant as the check's negative
-control, and it must compute a different verdict.  The rotations come from
-:mod:`ropemath.core.rotation`, the sinusoidal encoding from :mod:`ropemath.theory.encodings`, the
-feature map from :mod:`ropemath.attention.linear`; the note's formulas are written out here.
-
-Example:
+r"""Checks of note 000 read literally: a wrong variable, a shifted frequency index, :math:`\otimes` as a
+Kronecker product, and "absolute encodings are unsuitable for linear attention too" (alternative readings).
 
 >>> complex_score_frequency_index().verdict, complex_score_frequency_index(shift=1).verdict
 ('fails', 'holds')
 
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/posts/ml-rope
-(note 000); Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), (34), (35); Vaswani et al.
-(2017) §3.5; Katharopoulos et al. (2020); Dai et al. (Transformer-XL, 2019).
+References: note 000 (blog.cyberangel.work/posts/ml-rope); Su et al., *RoFormer*, arXiv:2104.09864 v5,
+eq. (15), (34), (35); Vaswani et al. (2017) §3.5; Katharopoulos et al. (2020).
 """
 
 from __future__ import annotations

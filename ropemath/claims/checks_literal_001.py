@@ -1,24 +1,11 @@
-r"""Checks of note 001's claims read as written: the literal readings the ledger judges.
-
-Scope: check functions (each returns an :class:`~ropemath.claims.ledger.Outcome`, each has a
-negative control registered with :func:`~ropemath.claims.controls.control`) for the readings of
-note 001 ("旋转位置编码(RoPE)公式详细推导过程") that the shared ``checks_*`` modules do not decide:
-the sign rule behind :math:`R_{-\theta}` (§1.5), the polar split of a *real* :math:`g` (§2.4),
-the three steps that need the unstated initial condition :math:`f(x, 0) = x` (§2.5-§2.7), the
-existence reading of "某些情况下" (§2.8.1), the comparison with the sinusoidal encoding (§2.9),
-and in §2.10 the attention claim, the 1-based reading of "第 j 个维度" and the per-pair frequencies.
-They reuse the sympy derivation (:func:`ropemath.symbolic.derivation.derivation_steps`), the
-rotation of :mod:`ropemath.core` and the sinusoidal encoding of :mod:`ropemath.theory.encodings`.
-
-Example:
+r"""Checks of note 001 read literally: :math:`R_{-\theta}` (§1.5), the polar split of a *real* g (§2.4), the
+three steps that need the unstated :math:`f(x, 0) = x` (§2.5-§2.7), §2.8.1 as an existence claim, §2.9, §2.10.
 
 >>> polar_split_literal().verdict, modulus_initial_condition().verdict, attention_relative().verdict
 ('fails', 'holds-if', 'holds')
 
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: note 001, kler.cn/a/538912.html; Su Jianlin, kexue.fm/archives/8265; Su et al.,
-*RoFormer*, arXiv:2104.09864 v5, §3.2.1, §3.4.1, eq. (13)-(16), (34); Vaswani et al. (2017) §3.5.
+References: kler.cn/a/538912.html; Su Jianlin, kexue.fm/archives/8265; Su et al., *RoFormer*,
+arXiv:2104.09864 v5, §3.2.1, §3.4.1.
 """
 
 from __future__ import annotations
@@ -123,7 +110,9 @@ def _initial_condition(
     stated, actual = statement(outside, 1 + 0j, 1j)
     met = max(_relative_residual(outside, seed), _relative_residual(inside, seed))
     rng = np.random.default_rng(seed)
-    gap = max(abs(a - b) for a, b in (statement(inside, *(complex(*rng.standard_normal(2)) for _ in "qk")) for _ in range(20)))
+    gap = max(
+        abs(a - b) for a, b in (statement(inside, *(complex(*rng.standard_normal(2)) for _ in "qk")) for _ in range(20))
+    )
     proved, text = _steps(*keys)
     example = {**example, "q": "1", "k": "i", "stated": _show(stated), "actual": _show(actual)}
     return conditional(
@@ -167,7 +156,9 @@ def angle_initial_condition(*, conjugate: bool = True, inside_conjugate: bool = 
     """
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
-        return cmath.exp(1j * (cmath.phase(q) - cmath.phase(k))), cmath.exp(1j * (cmath.phase(f(q, 0)) - cmath.phase(f(k, 0))))
+        return cmath.exp(1j * (cmath.phase(q) - cmath.phase(k))), cmath.exp(
+            1j * (cmath.phase(f(q, 0)) - cmath.phase(f(k, 0)))
+        )
 
     name = {True: "conj(x) e^(i m)", False: "x e^(i m)"}
     example = {"f(x, m)": name[conjugate], "inside": f"f = {name[inside_conjugate]}", "m = n": 0}
@@ -188,8 +179,12 @@ def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) 
 
     example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0}
     return _initial_condition(
-        statement, _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset), 53,
-        ("phase_solution", "initial_phase"), example,
+        statement,
+        _scaled(1.0, offset=offset),
+        _scaled(1.0, offset=inside_offset),
+        53,
+        ("phase_solution", "initial_phase"),
+        example,
     )
 
 
@@ -199,8 +194,7 @@ def cos_theta_some_case(*, offsets: tuple[int, ...] = (1, -1)) -> Outcome:
     found = [r for r in offsets if abs((rotation_2d(r * theta) @ q) @ q - (q @ q) * np.cos(theta)) <= 1e-12]
     return Outcome(
         "holds" if found else "fails",
-        f"q = k = (1, 0), theta = 1: the score equals (q.k) cos(theta) at m - n in {found} "
-        f"(searched {list(offsets)}).",
+        f"q = k = (1, 0), theta = 1: the score equals (q.k) cos(theta) at m - n in {found} (searched {list(offsets)}).",
     )
 
 
@@ -278,7 +272,4 @@ def distinct_pair_frequencies(*, base: float = 10000.0) -> Outcome:
     r"""Each coordinate pair :math:`(2i, 2i+1)` has its own frequency: the d/2 values :math:`\theta_i` are distinct."""
     counts = {d: len(set(frequencies(d, base).tolist())) for d in (2, 8, 128)}
     ok = all(n == d // 2 for d, n in counts.items())
-    return Outcome(
-        "holds" if ok else "fails",
-        f"base {base:g}: distinct theta_i per d: {counts} (d/2 needed).",
-    )
+    return Outcome("holds" if ok else "fails", f"base {base:g}: distinct theta_i per d: {counts} (d/2 needed).")

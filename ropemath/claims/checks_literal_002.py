@@ -1,24 +1,12 @@
-r"""Checks of note 002's claims read literally: its typos, its index bases, and the readings the ledger did not cover.
-
-Scope: zero-argument check functions (each returns an :class:`~ropemath.claims.ledger.Outcome`) for
-the entries and alternative readings of :mod:`.note002` that no other ``checks_*`` module decides: the
-goal formula as scraped (rendered twice), :math:`k_n` named the query, the position-only term of an
-additive encoding, which 2D rotation is unique, rotating the embedding before :math:`W_q, W_k`, the
-score as a function of the distance, the sparsity of :math:`R^d_{\Theta,m}`, the frequency subscripts
-of §4 against §4.1, the sine column of the §4.1 display, :math:`\otimes` read as a Kronecker product,
-lengths and angles under one and under two rotations, and the tensor shape in the code comment.
-Each check takes a keyword-only argument that makes the claim wrong;
-:func:`ropemath.claims.controls.control` registers that call as its negative control.
-
-Example:
+r"""Checks of note 002 read literally: the scraped goal formula, :math:`k_n` named the query, index bases of §4
+against §4.1, the §4.1 sine column, :math:`\otimes` as a Kronecker product, angles under two rotations, a code
+comment's tensor shape.
 
 >>> elementwise_display().verdict, elementwise_display(fifth_sine=2).verdict
 ('fails', 'holds')
 
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: "精英笔记：旋转位置编码 (RoPE)" (note 002 of :data:`ropemath.claims.ledger.NOTES`); Su et al.,
-*RoFormer*, arXiv:2104.09864 v5, eq. (14)-(16), (34); Vaswani et al. (2017) §3.5.
+References: note 002 of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*, arXiv:2104.09864 v5,
+eq. (14)-(16), (34).
 """
 
 from __future__ import annotations

@@ -1,27 +1,11 @@
-r"""Checks of note 004's formulas read as written: the index slips, the mislabelled dimensions and the new claims.
-
-Scope: zero-argument check functions (each returns an :class:`~ropemath.claims.ledger.Outcome`)
-for the statements of note 004 (DaNing) whose literal text differs from the formula it means —
-the sinusoidal encoding with ``k`` where the position ``i`` belongs, "p_{i,2t} is the odd
-dimension" with 0-based subscripts, T5's bias :math:`b_{i,j}` indexed by absolute positions,
-:math:`q = f_q(x_m, 0) = W_q x_n` — and for claims the ledger lacked ("SDPA is the inner product
-of two vectors", "R is sparse, so it computes inefficiently", the 2D rotation through an angle that
-represents m).  Every check takes a keyword-only parameter that makes the claim wrong (or right)
-and registers it as its negative control (:func:`ropemath.claims.controls.control`).  Rotations
-come from :mod:`ropemath.core`, the sinusoidal encoding and the relative bias from
-:mod:`ropemath.theory.encodings`, attention from :mod:`ropemath.attention.softmax`; nothing here
-re-derives what those modules prove.
-
-Example:
+r"""Checks of note 004 read as written: ``k`` for the position, "p_{i,2t} is the odd dimension", T5's bias
+indexed by absolute positions, :math:`W_q x_n`, "SDPA is the inner product", "R is sparse, so inefficient".
 
 >>> sinusoidal_literal().verdict, sinusoidal_literal(argument="i").verdict
 ('fails', 'holds')
->>> angle_represents_position().verdict, t5_bias_literal().counterexample["score(1, 0) - score(4, 3)"]
-('holds', -0.9)
 
-References: note 004, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding" (DaNing,
-CC BY 4.0); Vaswani et al. (2017) §3.5; Raffel et al. (T5, 2020) §2.1; Su et al., *RoFormer*,
-arXiv:2104.09864 v5, eq. (2), (12)-(13).
+References: note 004 (DaNing, CC BY 4.0); Vaswani et al. (2017) §3.5; Raffel et al. (T5, 2020) §2.1;
+Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (2), (12)-(13).
 """
 
 from __future__ import annotations

@@ -1,27 +1,10 @@
-r"""Checks of what the notes say RoPE's rotation *does*, beyond its algebra.
+r"""Checks of what the notes say RoPE's rotation *does*: absolute and relative at once, no maximum length,
+invertible, multiplicative, numerically stable; what :math:`f_q` and ``q`` are; 2D dot products and rotations.
 
-Scope: zero-argument check functions for the properties the notes attribute to RoPE —
-absolute and relative at once, defined at every position (no maximum length), invertible
-(no information lost), multiplicative, numerically stable — and for what their symbols
-mean (:math:`f_q` is a vector, not a score; what ``q`` is), plus the 2D geometry they lean on
-(dot product and angle, uniqueness and commutativity of 2D rotations).  The identities of
-:math:`R^d_{\Theta,m}` themselves are checked in :mod:`.checks_rotation`.
-
-Example:
-
->>> stability().verdict, score_shape().verdict, invertible().verdict
+>>> stability().verdict, score_shape().verdict, score_shape(what="f_q^T f_k").verdict
 ('holds-if', 'fails', 'holds')
 
-Each check takes keyword arguments through which its claim can be made wrong; the registered negative
-control (:mod:`.controls`) runs the same measurement on that variant, which must get another verdict:
-
->>> stability(formats=("float64", "float64")).verdict, score_shape(what="f_q^T f_k").verdict
-('holds', 'holds')
-
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4; the five study notes of
-:data:`ropemath.claims.ledger.NOTES`.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4.
 """
 
 from __future__ import annotations
@@ -221,14 +204,7 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
         dot = (rotation_2d(m) @ q) @ (inside_scale * rotation_2d(n) @ k)
         angle = (alpha_q + m) - (alpha_k + n)  # polar angles after turning by m and n radians
         worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
-    example = {
-        "a": num(a),
-        "b": num(b1),
-        "b'": num(b2),
-        "angle": 0.0,
-        "a.b": float(a @ b1),
-        "a.b'": float(a @ b2),
-    }
+    example = {"a": num(a), "b": num(b1), "b'": num(b2), "angle": 0.0, "a.b": float(a @ b1), "a.b'": float(a @ b2)}
     return conditional(
         bool(abs(a @ b1 - a @ b2) > GAP),
         worst < 1e-12,

@@ -1,31 +1,14 @@
-r"""Checks of the notes' claims about the rotation matrices and the RoPE score.
+r"""Checks of the notes' claims about the rotation matrices :math:`R^d_{\Theta,m}` and the RoPE score.
 
-Scope: zero-argument check functions (each returns an :class:`~ropemath.claims.ledger.Outcome`)
-for the algebra of :math:`R^d_{\Theta,m}`: transpose, composition, inverse, orthogonality,
-norms, the relative-position identity and its wrong variants, the elementwise form and the
-sparsity it exploits, the block structure (and the even :math:`d` it needs), and the
-counter-clockwise sense.  What the notes say the rotation *does* (stability, no lost
-information, ...) is checked in :mod:`.checks_properties`.  They call the sympy
-proofs and refutations of :mod:`ropemath.symbolic` and the numeric checks of
-:mod:`ropemath.core.checks`; nothing here re-derives what those modules prove.
+Transpose, composition, inverse, orthogonality, norms, the relative-position identity and its wrong variants,
+the elementwise form, the block structure (and the even d it needs), the counter-clockwise sense.  Each check's
+keyword arguments make its claim wrong (:mod:`.controls`); where a sympy proof backs a check, the wrong variant
+also alters the proof's right side.
 
-Every check takes keyword arguments that make its claim wrong (a flipped sign, a shifted index, a
-dropped transpose, the opposite condition); the defaults state the claim, and the registered negative
-control (:mod:`.controls`) runs the same measurement on the wrong variant, which must get another
-verdict.  Where a sympy proof backs a check, the wrong variant also alters the proof's right side and
-sends it through the same zero test (:func:`ropemath.symbolic.common.is_zero`).
-
-Example (each check returns an Outcome whose verdict is computed):
-
->>> transpose_rule().verdict, relative_sign_slip().verdict, even_dimension().verdict
+>>> transpose_rule().verdict, transpose_rule(sign=-1).verdict, even_dimension().verdict
 ('holds', 'fails', 'holds-if')
->>> transpose_rule(sign=-1).verdict, relative_sign_slip(sign=-1).verdict, even_dimension(d=4).verdict
-('fails', 'holds', 'holds')
 
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34); the five
-notes of :data:`ropemath.claims.ledger.NOTES`.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34).
 """
 
 from __future__ import annotations
@@ -111,10 +94,7 @@ def transpose_rule(*, sign: int = 1) -> Outcome:
         for d in DIMS
     )
     return _with_proof(
-        err,
-        "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions",
-        "transpose",
-        wrong=lambda e: e.subs(a, sign * a),
+        err, "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions", "transpose", wrong=lambda e: e.subs(a, sign * a)
     )
 
 

@@ -49,7 +49,19 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_entry", "note_source", "rubric", "run"]
+__all__ = [
+    "NOTES",
+    "VERDICTS",
+    "Alternative",
+    "Entry",
+    "Outcome",
+    "Result",
+    "Source",
+    "note_entry",
+    "note_source",
+    "rubric",
+    "run",
+]
 
 VERDICTS = ("holds", "fails", "holds-if", "not-checkable")
 

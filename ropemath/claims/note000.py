@@ -1,16 +1,10 @@
-r"""Ledger entries for note 000, "RoPE: Rotray Position Embedding" (Ethan Lai, zh-TW).
+r"""Ledger entries for note 000, "RoPE: Rotray Position Embedding" (Ethan Lai, zh-TW), in the note's order.
 
-Scope: every mathematical claim of the note, section by section, in the note's order, each with
-the note's exact words (``quote``) and the verdict the rubric of :mod:`.ledger` gives them *as
-written*; :data:`COVERAGE` maps every sentence or formula line with mathematical content to the
-entry that judges it.  Section headings are copied verbatim (the scraped page's trailing ``#``
-anchors dropped).  The scraped page prints each formula twice on one line: the rendered text with
-its symbols run together (``pi,2t=sin(k/100002t/d)``), then the LaTeX source; quotes keep both,
-formulas are read from the LaTeX source.  The checks that read the note literally are in
-:mod:`.checks_literal_000_003`.
+The scraped page prints each formula twice (rendered text, then LaTeX source); quotes keep both, formulas are
+read from the LaTeX.  :data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
-References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/posts/ml-rope
-(2026-01-27, CC BY-NC-SA 4.0); Su et al., *RoFormer*, arXiv:2104.09864 v5.
+References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/posts/ml-rope (2026-01-27,
+CC BY-NC-SA 4.0); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
 
 from __future__ import annotations
@@ -281,17 +275,17 @@ ENTRIES: tuple[Entry, ...] = (
 # The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
 # the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
-    ('Transformer-XL 的相對位置編碼同時依賴', 'n000-xl-not-linear'),
-    (r"\boldsymbol{k}_n + \boldsymbol{q}_m^\top \boldsymbol{r}_{m-n}", 'n000-xl-not-linear'),
-    (r"若使用線性注意力就沒辦法預先求出 n\sum_n:", 'n000-xl-not-linear'),
-    (r"\phi(\boldsymbol{k}_n + \boldsymbol{r}_{m-n}) \boldsymbol{v}_n", 'n000-xl-not-linear'),
-    ('所以最後又變回 O(N2)O (N^2)', 'n000-xl-not-linear'),
-    (r"\mathbb{S}_N = \{w_i\}_{i=1}^{N}", 'n000-definitions'),
-    ('RoPE: 將 Query 與 Key 的內積轉為只有相對位置資訊:', 'n000-goal'),
-    ('用複數的基本性質可以求得:', 'n000-2d-complex'),
-    ('先把整個體分成 d/2d/2 個二維空間:', 'n000-definitions'),
-    (r"= \boldsymbol{R}_{\Theta,m}^d W_{\{q,k\}} \boldsymbol{x}_m", 'n000-block-diagonal'),
-    ('利用旋轉矩陣稀疏性實作高效能計算:', 'n000-elementwise'),
-    (r"\mathrm{sim}(\boldsymbol{q}_m, \boldsymbol{k}_n) \boldsymbol{v}_n}", 'n000-attention'),
-    (r"\phi(\boldsymbol{q}_m)^\top \varphi(\boldsymbol{k}_n) \boldsymbol{v}_n}", 'n000-linear-attention'),
+    ("Transformer-XL 的相對位置編碼同時依賴", "n000-xl-not-linear"),
+    (r"\boldsymbol{k}_n + \boldsymbol{q}_m^\top \boldsymbol{r}_{m-n}", "n000-xl-not-linear"),
+    (r"若使用線性注意力就沒辦法預先求出 n\sum_n:", "n000-xl-not-linear"),
+    (r"\phi(\boldsymbol{k}_n + \boldsymbol{r}_{m-n}) \boldsymbol{v}_n", "n000-xl-not-linear"),
+    ("所以最後又變回 O(N2)O (N^2)", "n000-xl-not-linear"),
+    (r"\mathbb{S}_N = \{w_i\}_{i=1}^{N}", "n000-definitions"),
+    ("RoPE: 將 Query 與 Key 的內積轉為只有相對位置資訊:", "n000-goal"),
+    ("用複數的基本性質可以求得:", "n000-2d-complex"),
+    ("先把整個體分成 d/2d/2 個二維空間:", "n000-definitions"),
+    (r"= \boldsymbol{R}_{\Theta,m}^d W_{\{q,k\}} \boldsymbol{x}_m", "n000-block-diagonal"),
+    ("利用旋轉矩陣稀疏性實作高效能計算:", "n000-elementwise"),
+    (r"\mathrm{sim}(\boldsymbol{q}_m, \boldsymbol{k}_n) \boldsymbol{v}_n}", "n000-attention"),
+    (r"\phi(\boldsymbol{q}_m)^\top \varphi(\boldsymbol{k}_n) \boldsymbol{v}_n}", "n000-linear-attention"),
 )

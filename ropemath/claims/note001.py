@@ -1,17 +1,9 @@
-r"""Ledger entries for note 001, "旋转位置编码(RoPE)公式详细推导过程" (kler.cn, zh-CN).
+r"""Ledger entries for note 001, "旋转位置编码(RoPE)公式详细推导过程" (kler.cn, zh-CN), in the note's order.
 
-Scope: every mathematical claim of the note, section by section, in the note's order, each with
-the note's exact words (``quote``, as scraped: a formula line keeps its plain-text renderings
-around the LaTeX source, or is quoted by its LaTeX source alone when very long) and
-:data:`COVERAGE`, which maps every sentence with mathematical content to the entry that judges it.
-Section headings are copied verbatim, including the mangled LaTeX of §1.5.  The derivation follows
-Su Jianlin's blog with one ``f`` for queries and keys but writes only the real part of the
-requirement and never states :math:`f(x, 0) = x`; its steps are checked against
-:func:`ropemath.symbolic.derivation.derivation_steps`, the literal readings in
-:mod:`ropemath.claims.checks_literal_001`.
+The derivation follows Su Jianlin's blog with one ``f`` but writes only the real part of the requirement and
+never states :math:`f(x, 0) = x`.  :data:`MERGED` lists the note's other mathematical sentences.
 
-References: "旋转位置编码(RoPE)公式详细推导过程", kler.cn/a/538912.html; Su Jianlin,
-kexue.fm/archives/8265; Su et al., *RoFormer*, arXiv:2104.09864 v5.
+References: kler.cn/a/538912.html; Su Jianlin, kexue.fm/archives/8265; Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
 
 from __future__ import annotations
@@ -361,82 +353,72 @@ ENTRIES: tuple[Entry, ...] = (
 # The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
 # the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
-    (r"r r r 是复数的模, θ \theta θ 是复数的幅角, i i i 是虚数单位。", 'n001-euler'),
-    (r"是由对一个二维向量$\begin{pmatrix} x \ y \end{pmatrix} 在复数平面上进行旋转", 'n001-complex-rotation'),
-    (r"R θ ⊤ R_{\theta}^{\top} Rθ= R − θ R_{- \theta} Rθ", 'n001-transpose'),
-    (r"是正交矩阵,如果它的转置等于它的逆,即: Q ⊤ = Q − 1 \mathbf{Q}^\top = \mathbf{Q}^{-1}", 'n001-inverse'),
-    (r"这意味着 Q ⊤ Q = I \mathbf{Q}^\top \mathbf{Q} = \mathbf{I}", 'n001-inverse'),
-    ('用来将一个向量逆时针旋转角度', 'n001-rotation-matrix'),
-    (
-        r"\mathbf{R}_\theta = \begin{bmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{bmatrix}", 'n001-rotation-matrix,
-        'n001-rotation-matrix',
-    ),
-    (
-        r"\mathbf{R}_\theta^\top = \begin{bmatrix} \cos\theta & \sin\theta \\ -\sin\theta & \cos\theta \end{bmatrix}", 'n001-transpose,
-        'n001-transpose',
-    ),
-    (
-        r"\mathbf{R}_{-\theta} = \begin{bmatrix} \cos(-\theta) & -\sin(-\theta) \\ \sin(-\theta) & \cos(-\theta) \end{bmatrix}", 'n001-negative-angle,
-        'n001-negative-angle',
-    ),
-    ('我们希望通过旋转位置编码(RoPE)来将绝对位置编码转化为相对位置编码。', 'n001-goal'),
-    ('核心操作是通过旋转来使得位置编码携带相对位置信息。', 'n001-goal'),
-    ('分别是对查询向量 q q q 和键向量 k k k 的位置编码操作,目的是使得它们携带位置 m m m n n n 的信息。', 'n001-goal'),
-    ('表示一个与 m − n m - n mn 相关的函数。', 'n001-goal'),
-    ('其中, q ∗ q^* q q q q 的共轭复数。', 'n001-complex-inner'),
-    (r"\mathrm{Re}(f(q, m) f^*(k, n)) = g(q, k, m - n)", 'n001-complex-inner'),
-    (
-        r"f(q, m) = R_f(q, m) e^{i \Theta_f(q, m)}, \quad f(k, n) = R_f(k, n) e^{i \Theta_f(k, n)}, \quad g(q, k, m - n) = R_g(q, k, m - n) e^{i \Theta_g(q, k, m - n)}", 'n001-polar-split,
-        'n001-polar-split',
-    ),
-    (
-        r"所以我们可以设定: R f ( q , m ) = ∥ q ∥ , R f ( k , n ) = ∥ k ∥ R_f(q, m) = \| q \|, \quad R_f(k, n) = \| k \|", 'n001-modulus,
-        'n001-modulus',
-    ),
-    ('即它们的模长不依赖于 m m m n n n', 'n001-modulus'),
-    (r"\Theta_f(q, m) - \Theta(q) = \Theta_f(k, m) - \Theta(k)", 'n001-angle'),
-    ('是一个只与 m m m 相关、与 q q q 无关的函数,记为 φ ( m ) φ(m) φ(m)。', 'n001-angle'),
-    (r"\Theta_f(q, m) = \Theta(q) + \varphi(m)", 'n001-angle'),
-    ('根据复数乘法的几何意义,该变换实际上对应着向量的旋转', 'n001-solution'),
-    (
-        r"f(q, m) = \begin{pmatrix} \cos(m\theta) & -\sin(m\theta) \\ \sin(m\theta) & \cos(m\theta) \end{pmatrix} \begin{pmatrix} q_0 \\ q_1 \end{pmatrix}", 'n001-solution,
-        'n001-solution',
-    ),
-    ('公式的具体推导过程,可以参考前置数学知识里 1.4 的旋转矩阵公式里的推导过程。', 'n001-complex-rotation'),
-    (
-        r"(\mathbf{R}_m \mathbf{q})^\top (\mathbf{R}_n \mathbf{k}) = \mathbf{q}^\top \mathbf{R}_m^\top \mathbf{R}_n \mathbf{k}", 'n001-relative-derivation,
-        'n001-relative-derivation',
-    ),
-    (r"Rθ=Rθ(具体证明过程可看1.6的内容)。因此: R m ⊤ = R − m \mathbf{R}_m^\top = \mathbf{R}_{-m}", 'n001-relative-derivation'),
-    (
-        r"\mathbf{q}^\top \mathbf{R}_m^\top \mathbf{R}_n \mathbf{k} = \mathbf{q}^\top \mathbf{R}_{-m} \mathbf{R}_n \mathbf{k}", 'n001-relative-derivation,
-        'n001-relative-derivation',
-    ),
-    (r"旋转矩阵的乘积对应角度的相加,即 R − m R n = R n − m \mathbf{R}_{-m} \mathbf{R}_n = \mathbf{R}_{n-m}", 'n001-composition'),
-    (
-        r"\mathbf{q}^\top \mathbf{R}_{-m} \mathbf{R}_n \mathbf{k} = \mathbf{q}^\top \mathbf{R}_{n-m} \mathbf{k}", 'n001-relative-derivation,
-        'n001-relative-derivation',
-    ),
-    ('最终得到: ( R m q ) ⊤ ( R n k ) = q ⊤ R n − m k', 'n001-relative-derivation'),
-    (r"满足 R θ ⊤ R θ = I \mathbf{R}_\theta^\top \mathbf{R}_\theta = \mathbf{I} RθRθ=I,因此 R θ ⊤ = R − θ", 'n001-inverse'),
-    ('使得我们可以将旋转矩阵的乘积简化为一个单一的旋转矩阵。', 'n001-composition'),
-    (
-        r"\mathbf{\mathbf{R}_m \mathbf{q} \cdot \mathbf{R}_n \mathbf{k} = \mathbf{q} \cdot \mathbf{k} \cdot \cos((m - n)\theta)}", 'n001-cross-term,
-        'n001-cross-term',
-    ),
-    (
-        r"\mathbf{q} \cdot \mathbf{k} = \|\mathbf{q}\| \|\mathbf{k}\| \cos \alpha qk=q∥∥kcosα ,其中 α \alpha α q \mathbf{q} q k \mathbf{k} k 之间的夹角", 'n001-lengths,
-        'n001-lengths',
-    ),
-    ('Sinusoidal的复数形式的公式如下: p m = x + y i p_m = x + y i', 'n001-multiply-rotation'),
-    (r"以向量形式表示为 p m = ( x y ) p_m = \begin{pmatrix} x \\ y \end{pmatrix}", 'n001-multiply-rotation'),
-    (r"R_m = \begin{pmatrix} \cos(m\theta_0) & -\sin(m\theta_0) & 0 & 0 & \cdots & 0 & 0 \\", 'n001-pairs'),
-    (r"R_m \begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ \vdots \\ q_{d-2} \\ q_{d-1} \end{pmatrix}", 'n001-pairs'),
-    ('的稀疏性,所以直接用矩阵乘法来实现会很浪费算力,推荐通过下述方式来实现RoPE:', 'n001-elementwise'),
-    (r"这是位置编码向量,其中 q 0 , q 1 , … , q d − 1 q_0, q_1, \ldots, q_{d-1} q0,q1,,qd1 是位置编码向量的每一个分量。", 'n001-q-description'),
-    ('这是旋转角度,控制了在不同维度上的位置编码旋转程度。', 'n001-theta'),
-    ('是位置编码向量的总维度。', 'n001-q-description'),
-    ('这是表示逐位对应相乘的符号,也称为哈达玛积(Hadamard Product)。即两个向量中的对应元素按元素相乘。', 'n001-elementwise'),
-    ('我们将位置编码转化为旋转形式,从而实现了相对位置编码。', 'n001-goal'),
-    ('通过旋转,位置之间的相对关系可以被有效地编码,并且可以在计算注意力时使用。', 'n001-attention-relative'),
+    (r"r r r 是复数的模, θ \theta θ 是复数的幅角, i i i 是虚数单位。", "n001-euler"),
+    (r"是由对一个二维向量$\begin{pmatrix} x \ y \end{pmatrix} 在复数平面上进行旋转", "n001-complex-rotation"),
+    (r"R θ ⊤ R_{\theta}^{\top} Rθ= R − θ R_{- \theta} Rθ", "n001-transpose"),
+    (r"是正交矩阵,如果它的转置等于它的逆,即: Q ⊤ = Q − 1 \mathbf{Q}^\top = \mathbf{Q}^{-1}", "n001-inverse"),
+    (r"这意味着 Q ⊤ Q = I \mathbf{Q}^\top \mathbf{Q} = \mathbf{I}", "n001-inverse"),
+    ("用来将一个向量逆时针旋转角度", "n001-rotation-matrix"),
+    (r"\mathbf{R}_\theta = \begin{bmatrix} \cos\theta & -\sin\theta \\ \sin\theta & \cos\theta \end{bmatrix}",
+     "n001-rotation-matrix"),
+    (r"\mathbf{R}_\theta^\top = \begin{bmatrix} \cos\theta & \sin\theta \\ -\sin\theta & \cos\theta \end{bmatrix}",
+     "n001-transpose"),
+    (r"\mathbf{R}_{-\theta} = \begin{bmatrix} \cos(-\theta) & -\sin(-\theta) \\ \sin(-\theta) & \cos(-\theta) \end{b"
+     r"matrix}",
+     "n001-negative-angle"),
+    ("我们希望通过旋转位置编码(RoPE)来将绝对位置编码转化为相对位置编码。", "n001-goal"),
+    ("核心操作是通过旋转来使得位置编码携带相对位置信息。", "n001-goal"),
+    ("分别是对查询向量 q q q 和键向量 k k k 的位置编码操作,目的是使得它们携带位置 m m m n n n 的信息。", "n001-goal"),
+    ("表示一个与 m − n m - n mn 相关的函数。", "n001-goal"),
+    ("其中, q ∗ q^* q q q q 的共轭复数。", "n001-complex-inner"),
+    (r"\mathrm{Re}(f(q, m) f^*(k, n)) = g(q, k, m - n)", "n001-complex-inner"),
+    (r"f(q, m) = R_f(q, m) e^{i \Theta_f(q, m)}, \quad f(k, n) = R_f(k, n) e^{i \Theta_f(k, n)}, \quad g(q, k, m - n"
+     r") = R_g(q, k, m - n) e^{i \Theta_g(q, k, m - n)}",
+     "n001-polar-split"),
+    (r"所以我们可以设定: R f ( q , m ) = ∥ q ∥ , R f ( k , n ) = ∥ k ∥ R_f(q, m) = \| q \|, \quad R_f(k, n) = \| k \|",
+     "n001-modulus"),
+    ("即它们的模长不依赖于 m m m n n n", "n001-modulus"),
+    (r"\Theta_f(q, m) - \Theta(q) = \Theta_f(k, m) - \Theta(k)", "n001-angle"),
+    ("是一个只与 m m m 相关、与 q q q 无关的函数,记为 φ ( m ) φ(m) φ(m)。", "n001-angle"),
+    (r"\Theta_f(q, m) = \Theta(q) + \varphi(m)", "n001-angle"),
+    ("根据复数乘法的几何意义,该变换实际上对应着向量的旋转", "n001-solution"),
+    (r"f(q, m) = \begin{pmatrix} \cos(m\theta) & -\sin(m\theta) \\ \sin(m\theta) & \cos(m\theta) \end{pmatrix} \begi"
+     r"n{pmatrix} q_0 \\ q_1 \end{pmatrix}",
+     "n001-solution"),
+    ("公式的具体推导过程,可以参考前置数学知识里 1.4 的旋转矩阵公式里的推导过程。", "n001-complex-rotation"),
+    (r"(\mathbf{R}_m \mathbf{q})^\top (\mathbf{R}_n \mathbf{k}) = \mathbf{q}^\top \mathbf{R}_m^\top \mathbf{R}_n \ma"
+     r"thbf{k}",
+     "n001-relative-derivation"),
+    (r"Rθ=Rθ(具体证明过程可看1.6的内容)。因此: R m ⊤ = R − m \mathbf{R}_m^\top = \mathb"
+     r"f{R}_{-m}", "n001-relative-derivation"),
+    (r"\mathbf{q}^\top \mathbf{R}_m^\top \mathbf{R}_n \mathbf{k} = \mathbf{q}^\top \mathbf{R}_{-m} \mathbf{R}_n \mat"
+     r"hbf{k}",
+     "n001-relative-derivation"),
+    (r"旋转矩阵的乘积对应角度的相加,即 R − m R n = R n − m \mathbf{R}_{-m} \mathbf{R}_n = \math"
+     r"bf{R}_{n-m}", "n001-composition"),
+    (r"\mathbf{q}^\top \mathbf{R}_{-m} \mathbf{R}_n \mathbf{k} = \mathbf{q}^\top \mathbf{R}_{n-m} \mathbf{k}",
+     "n001-relative-derivation"),
+    ("最终得到: ( R m q ) ⊤ ( R n k ) = q ⊤ R n − m k", "n001-relative-derivation"),
+    (r"满足 R θ ⊤ R θ = I \mathbf{R}_\theta^\top \mathbf{R}_\theta = \mathbf{I} RθRθ=I,因此 R θ ⊤ ="
+     r" R − θ", "n001-inverse"),
+    ("使得我们可以将旋转矩阵的乘积简化为一个单一的旋转矩阵。", "n001-composition"),
+    (r"\mathbf{\mathbf{R}_m \mathbf{q} \cdot \mathbf{R}_n \mathbf{k} = \mathbf{q} \cdot \mathbf{k} \cdot \cos((m - n"
+     r")\theta)}",
+     "n001-cross-term"),
+    (r"\mathbf{q} \cdot \mathbf{k} = \|\mathbf{q}\| \|\mathbf{k}\| \cos \alpha qk=q∥∥kcosα ,其中 α \alpha α q \mathb"
+     r"f{q} q k \mathbf{k} k 之间的夹角",
+     "n001-lengths"),
+    ("Sinusoidal的复数形式的公式如下: p m = x + y i p_m = x + y i", "n001-multiply-rotation"),
+    (r"以向量形式表示为 p m = ( x y ) p_m = \begin{pmatrix} x \\ y \end{pmatrix}", "n001-multiply-rotation"),
+    (r"R_m = \begin{pmatrix} \cos(m\theta_0) & -\sin(m\theta_0) & 0 & 0 & \cdots & 0 & 0 \\", "n001-pairs"),
+    (r"R_m \begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ \vdots \\ q_{d-2} \\ q_{d-1} \end{pmatrix}", "n001-pairs"),
+    ("的稀疏性,所以直接用矩阵乘法来实现会很浪费算力,推荐通过下述方式来实现RoPE:", "n001-elementwise"),
+    (r"这是位置编码向量,其中 q 0 , q 1 , … , q d − 1 q_0, q_1, \ldots, q_{d-1} q0,q1,,qd1 是"
+     r"位置编码向量的每一个分量。", "n001-q-description"),
+    ("这是旋转角度,控制了在不同维度上的位置编码旋转程度。", "n001-theta"),
+    ("是位置编码向量的总维度。", "n001-q-description"),
+    ("这是表示逐位对应相乘的符号,也称为哈达玛积(Hadamard Product)。即两个向量中的对应元素按元素"
+     "相乘。", "n001-elementwise"),
+    ("我们将位置编码转化为旋转形式,从而实现了相对位置编码。", "n001-goal"),
+    ("通过旋转,位置之间的相对关系可以被有效地编码,并且可以在计算注意力时使用。", "n001-attention-relative"),
 )

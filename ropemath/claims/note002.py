@@ -1,17 +1,9 @@
-r"""Ledger entries for note 002, "精英笔记：旋转位置编码 (RoPE)" (study note, zh-CN).
+r"""Ledger entries for note 002, "精英笔记：旋转位置编码 (RoPE)" (study note, zh-CN), in the note's order.
 
-Scope: every mathematical claim of the note, section by section, in the note's order, including
-the Q&A blocks and the comments of its code listing; each entry quotes the note's exact words
-(``quote``) and is judged by the rubric of :mod:`.ledger` (typos judged as written: the sine
-column of §4.1, :math:`k_n` named the query, the frequency subscripts of §4 against §4.1, the
-tensor shape in a code comment).  :data:`COVERAGE` maps every sentence with mathematical content
-to the entry that judges it.  Section headings are copied verbatim without the Markdown ``#``
-markers (the file writes the title with an ASCII colon).  Claims about trained networks
-(information "diluted" over layers, what norms encode, performance on long sequences) are
-recorded as not checkable.
+Includes the Q&A blocks and the comments of its code listing; headings are copied without the Markdown ``#``.
+:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
-References: "精英笔记：旋转位置编码 (RoPE)" (no author given); Su et al., *RoFormer*,
-arXiv:2104.09864 v5.
+References: "精英笔记：旋转位置编码 (RoPE)" (no author given); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
 
 from __future__ import annotations
@@ -350,61 +342,64 @@ ENTRIES: tuple[Entry, ...] = (
 # The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
 # the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
-    ('是当前解决此问题的最先进、最主流的方法', 'n002-long-sequences'),
-    ('它通过一种优雅的数学方式,将相对位置信息编码到自注意力机制中.', 'n002-relative-angle'),
-    ('因此在做任何变换的时候保证相对位置不变即可在不丢失语义的情况下', 'n002-no-loss'),
-    ('自注意力的核心是计算查询(Query)和键(Key)向量之间的点积,以得到注意力分数.', 'n002-goal'),
-    ('一个理想的位置编码方案应该使得这个点积只依赖于两个词的**内容**和它们的**相对位置**', 'n002-goal'),
-    ('`<f(x, i), f(y, j)> = g(x, y, i - j)`', 'n002-goal'),
-    ('其中 `<,>` 代表点积,`g` 是某个只依赖于相对位置`i - j`的函数.', 'n002-goal'),
-    ('我们的任务就是要找到一组 $f_q,f_k$和 g,使得上式成立', 'n002-goal'),
-    ('早期的位置编码方法**无法**完美实现这一点:', 'n002-additive-leak'),
-    ('对加性位置编码的线性分解,会暴露出与绝对位置 i 和 j 相关的独立项.', 'n002-four-terms'),
-    ('输入: $h_i = TokenEmb(i) + PosEmb(i) $', 'n002-four-terms'),
-    ('点积: $Score(i, j) = <h_i * W_Q, h_j * W_K> $', 'n002-four-terms'),
-    ('在这个计算中,PosEmb(i) 和 PosEmb(j) 作为独立的向量直接参与运算.', 'n002-position-term'),
-    ('因此,模型可以直接获取并利用 i 和 j 的绝对位置信息,导致了信息泄露.', 'n002-additive-leak'),
-    ('$h_i$代表在位置 i 处,合并了词元内容和位置信息后的最终输入向量.', 'n002-four-terms'),
-    ('i, j: 代表序列中的绝对位置索引.', 'n002-four-terms'),
-    ('例如,句子中第一个词的 i 是0,第五个词的 i 是4.', 'n002-four-terms'),
-    ('TokenEmb(i): 代表在位置 i 的那个词元(token)本身的内容或语义的嵌入向量.', 'n002-four-terms'),
-    ('PosEmb(i): 代表位置索引 i 本身的嵌入向量,它只编码位置信息,与该位置上是什么词元无关.', 'n002-four-terms'),
-    ('Score(i, j): 代表位置 i 的词元对位置 j 的词元的注意力分数.', 'n002-four-terms'),
-    ('这个分数决定了在生成位置 i 的新表示时,应该对位置 j 的信息赋予多大的权重.', 'n002-weighted-average'),
-    ('$W_Q, W_K$:代表模型在自注意力层中需要学习的两个权重矩阵.', 'n002-four-terms'),
-    ('它们分别用于将输入向量 h 转换成更适合进行匹配计算的查询向量 (Query) 和键向量 (Key).', 'n002-four-terms'),
-    ('< >: 代表向量点积(Dot Product)运算.', 'n002-four-terms'),
-    ('其最终的向量 `f(x, m)` 是通过将词嵌入向量 `x` **旋转**一个角度 `m * θ` 得到的.', 'n002-relative-angle'),
-    ('其最终的向量 `f(y, n)` 是通过将词嵌入向量 `y` **旋转**一个角度 `n * θ` 得到的.', 'n002-relative-angle'),
-    ('只要它们的相对距离保持不变,它们对应的旋转后向量之间的夹角就保持不变,从而点积(注意力分数)也保持稳定.', 'n002-relative-angle'),
-    ('反之则不变,真正做到了注意力分数只与m-n有关,即m-n计算出的那个夹角', 'n002-relative-angle'),
-    ('高维的“旋转”(叫变换)矩阵有多个小旋转矩阵组成', 'n002-block-rotation'),
-    ('**不同频率**: 为每个二维平面分配一个不同的旋转“基频” `θ_k`.', 'n002-frequencies'),
-    ('(以及通过不quick 也不 slow的信息捕捉不那么远的频率不高不低的临近信息)', 'n002-near-far'),
-    (r"$\boldsymbol{R}_{\Theta, m}^d$是旋转的矩阵(变换矩阵)", 'n002-rotation-2d'),
-    (_SPARSE, 'n002-index-shift'),
-    ('在实践中,RoPE**并非在输入层一次性完成,而是在每个Transformer层的自注意力模块内部动态应用**.', 'n002-inside-attention'),
-    ('当计算注意力时,模型会先生成常规的Q和K向量.', 'n002-inside-attention'),
-    ('然后,根据每个token的位置,实时计算出对应的旋转矩阵(或等效的乘法因子).', 'n002-elementwise-code'),
-    ('将这个旋转操作分别应用到Q和K向量上,得到旋转后的$Q_{rot}$和$K_{rot}$.', 'n002-rotated-scores'),
-    ('Llama的实现中 在每层计算注意力分数前都给kq向量加上了位置信息', 'n002-inside-attention'),
-    ('都会对输入的向量进行复杂的线性变换和非线性激活.', 'n002-every-layer'),
-    ('如果只在输入层添加一次位置信息,随着层数加深,这些原始的位置信息会不断被新的语义特征所稀释、混合', 'n002-every-layer'),
-    ('RoPE 编码的是**相对位置**信息.', 'n002-relative-angle'),
-    ('在每一层重新应用 RoPE,能够确保无论当前层学习到何种复杂的特征', 'n002-every-layer'),
-    ('这得益于其数学本质是一种**旋转变换**:', 'n002-no-loss'),
-    ('RoPE 的核心是利用向量的旋转操作.', 'n002-no-loss'),
-    ('能够同时考虑它们的语义内容和它们之间的相对距离,而不是单纯地改变词的含义.', 'n002-similarity'),
-    ('RoPE 并非“修改”或“替换”了词的原始语义嵌入,而是在其之上增加了位置维度上的“上下文”.', 'n002-no-loss'),
-    ('深层的注意力机制将难以有效利用这些信息.', 'n002-every-layer'),
-    ('原始的位置信息会被逐渐“洗掉”或“模糊化”.', 'n002-every-layer'),
-    ('使得最初注入的、相对离散的位置信号在多层传播后变得稀薄.', 'n002-every-layer'),
-    ('因此,在每一层都重新应用 RoPE,就像在每一层都重新“滴入”了位置信息的墨水', 'n002-every-layer'),
-    ('因此需要调整形状以保持原始维度,通常会重塑并转置,以适应多头注意力的计算', 'n002-shape-comment'),
-    ('self.rotary_emb 负责生成旋转位置编码的 cos 和 sin 分量.', 'n002-elementwise-code'),
-    ('position_ids: 通常是序列中每个token的绝对位置索引,用于计算不同位置的旋转角度.', 'n002-relative-angle'),
-    ('但实际生成cos/sin是基于位置ID的.', 'n002-elementwise-code'),
-    ('apply_rotary_pos_emb 函数将上面生成的 cos 和 sin 分量应用到 Query 和 Key 向量上.', 'n002-elementwise-code'),
-    ('后续的注意力计算(如 QK^T / sqrt(d_k) -> softmax -> * V)', 'n002-rotated-scores'),
-    ('核心强调:RoPE 在计算注意力分数前对 Q 和 K 进行了处理.', 'n002-inside-attention'),
+    ("是当前解决此问题的最先进、最主流的方法", "n002-long-sequences"),
+    ("它通过一种优雅的数学方式,将相对位置信息编码到自注意力机制中.", "n002-relative-angle"),
+    ("因此在做任何变换的时候保证相对位置不变即可在不丢失语义的情况下", "n002-no-loss"),
+    ("自注意力的核心是计算查询(Query)和键(Key)向量之间的点积,以得到注意力分数.", "n002-goal"),
+    ("一个理想的位置编码方案应该使得这个点积只依赖于两个词的**内容**和它们的**相对位置**", "n002-goal"),
+    ("`<f(x, i), f(y, j)> = g(x, y, i - j)`", "n002-goal"),
+    ("其中 `<,>` 代表点积,`g` 是某个只依赖于相对位置`i - j`的函数.", "n002-goal"),
+    ("我们的任务就是要找到一组 $f_q,f_k$和 g,使得上式成立", "n002-goal"),
+    ("早期的位置编码方法**无法**完美实现这一点:", "n002-additive-leak"),
+    ("对加性位置编码的线性分解,会暴露出与绝对位置 i 和 j 相关的独立项.", "n002-four-terms"),
+    ("输入: $h_i = TokenEmb(i) + PosEmb(i) $", "n002-four-terms"),
+    ("点积: $Score(i, j) = <h_i * W_Q, h_j * W_K> $", "n002-four-terms"),
+    ("在这个计算中,PosEmb(i) 和 PosEmb(j) 作为独立的向量直接参与运算.", "n002-position-term"),
+    ("因此,模型可以直接获取并利用 i 和 j 的绝对位置信息,导致了信息泄露.", "n002-additive-leak"),
+    ("$h_i$代表在位置 i 处,合并了词元内容和位置信息后的最终输入向量.", "n002-four-terms"),
+    ("i, j: 代表序列中的绝对位置索引.", "n002-four-terms"),
+    ("例如,句子中第一个词的 i 是0,第五个词的 i 是4.", "n002-four-terms"),
+    ("TokenEmb(i): 代表在位置 i 的那个词元(token)本身的内容或语义的嵌入向量.", "n002-four-terms"),
+    ("PosEmb(i): 代表位置索引 i 本身的嵌入向量,它只编码位置信息,与该位置上是什么词元无关.", "n002-four-terms"),
+    ("Score(i, j): 代表位置 i 的词元对位置 j 的词元的注意力分数.", "n002-four-terms"),
+    ("这个分数决定了在生成位置 i 的新表示时,应该对位置 j 的信息赋予多大的权重.", "n002-weighted-average"),
+    ("$W_Q, W_K$:代表模型在自注意力层中需要学习的两个权重矩阵.", "n002-four-terms"),
+    ("它们分别用于将输入向量 h 转换成更适合进行匹配计算的查询向量 (Query) 和键向量 (Key).", "n002-four-terms"),
+    ("< >: 代表向量点积(Dot Product)运算.", "n002-four-terms"),
+    ("其最终的向量 `f(x, m)` 是通过将词嵌入向量 `x` **旋转**一个角度 `m * θ` 得到的.", "n002-relative-angle"),
+    ("其最终的向量 `f(y, n)` 是通过将词嵌入向量 `y` **旋转**一个角度 `n * θ` 得到的.", "n002-relative-angle"),
+    ("只要它们的相对距离保持不变,它们对应的旋转后向量之间的夹角就保持不变,从而点积(注意力分"
+     "数)也保持稳定.", "n002-relative-angle"),
+    ("反之则不变,真正做到了注意力分数只与m-n有关,即m-n计算出的那个夹角", "n002-relative-angle"),
+    ("高维的“旋转”(叫变换)矩阵有多个小旋转矩阵组成", "n002-block-rotation"),
+    ("**不同频率**: 为每个二维平面分配一个不同的旋转“基频” `θ_k`.", "n002-frequencies"),
+    ("(以及通过不quick 也不 slow的信息捕捉不那么远的频率不高不低的临近信息)", "n002-near-far"),
+    (r"$\boldsymbol{R}_{\Theta, m}^d$是旋转的矩阵(变换矩阵)", "n002-rotation-2d"),
+    (_SPARSE, "n002-index-shift"),
+    ("在实践中,RoPE**并非在输入层一次性完成,而是在每个Transformer层的自注意力模块内部动态"
+     "应用**.", "n002-inside-attention"),
+    ("当计算注意力时,模型会先生成常规的Q和K向量.", "n002-inside-attention"),
+    ("然后,根据每个token的位置,实时计算出对应的旋转矩阵(或等效的乘法因子).", "n002-elementwise-code"),
+    ("将这个旋转操作分别应用到Q和K向量上,得到旋转后的$Q_{rot}$和$K_{rot}$.", "n002-rotated-scores"),
+    ("Llama的实现中 在每层计算注意力分数前都给kq向量加上了位置信息", "n002-inside-attention"),
+    ("都会对输入的向量进行复杂的线性变换和非线性激活.", "n002-every-layer"),
+    ("如果只在输入层添加一次位置信息,随着层数加深,这些原始的位置信息会不断被新的语义特征所稀释"
+     "、混合", "n002-every-layer"),
+    ("RoPE 编码的是**相对位置**信息.", "n002-relative-angle"),
+    ("在每一层重新应用 RoPE,能够确保无论当前层学习到何种复杂的特征", "n002-every-layer"),
+    ("这得益于其数学本质是一种**旋转变换**:", "n002-no-loss"),
+    ("RoPE 的核心是利用向量的旋转操作.", "n002-no-loss"),
+    ("能够同时考虑它们的语义内容和它们之间的相对距离,而不是单纯地改变词的含义.", "n002-similarity"),
+    ("RoPE 并非“修改”或“替换”了词的原始语义嵌入,而是在其之上增加了位置维度上的“上下文”.", "n002-no-loss"),
+    ("深层的注意力机制将难以有效利用这些信息.", "n002-every-layer"),
+    ("原始的位置信息会被逐渐“洗掉”或“模糊化”.", "n002-every-layer"),
+    ("使得最初注入的、相对离散的位置信号在多层传播后变得稀薄.", "n002-every-layer"),
+    ("因此,在每一层都重新应用 RoPE,就像在每一层都重新“滴入”了位置信息的墨水", "n002-every-layer"),
+    ("因此需要调整形状以保持原始维度,通常会重塑并转置,以适应多头注意力的计算", "n002-shape-comment"),
+    ("self.rotary_emb 负责生成旋转位置编码的 cos 和 sin 分量.", "n002-elementwise-code"),
+    ("position_ids: 通常是序列中每个token的绝对位置索引,用于计算不同位置的旋转角度.", "n002-relative-angle"),
+    ("但实际生成cos/sin是基于位置ID的.", "n002-elementwise-code"),
+    ("apply_rotary_pos_emb 函数将上面生成的 cos 和 sin 分量应用到 Query 和 Key 向量上.", "n002-elementwise-code"),
+    ("后续的注意力计算(如 QK^T / sqrt(d_k) -> softmax -> * V)", "n002-rotated-scores"),
+    ("核心强调:RoPE 在计算注意力分数前对 Q 和 K 进行了处理.", "n002-inside-attention"),
 )

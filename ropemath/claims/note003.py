@@ -1,14 +1,9 @@
-r"""Ledger entries for note 003, "RoPE" (a Jupyter Book page, en).
+r"""Ledger entries for note 003, "RoPE" (a Jupyter Book page, en), in the note's order.
 
-Scope: every mathematical claim of the note, section by section (the "Note" and "Tip" boxes
-belong to the section they sit in), each with the note's exact words (``quote``) and the verdict
-the rubric of :mod:`.ledger` gives them as written; :data:`COVERAGE` maps every sentence or
-formula line with mathematical content to the entry that judges it.  The note uses the paper's
-1-based :math:`\theta_i` and writes the 2D rotation with its angle as subscript,
-:math:`\mathbf R_{m\theta} = R(m\theta)`.
+The note uses the paper's 1-based :math:`\theta_i` and writes :math:`\mathbf R_{m\theta} = R(m\theta)`.
+:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
-References: "RoPE", a Jupyter Book page (no author given); Su et al., *RoFormer*,
-arXiv:2104.09864 v5.
+References: "RoPE", a Jupyter Book page (no author given); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
 
 from __future__ import annotations
@@ -116,16 +111,12 @@ ENTRIES: tuple[Entry, ...] = (
 # The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
 # the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
-    (
-        'Transformer-based language modeling usually leverages the position information of individual tokens through a self-attention mechanism.', 'n003-knowledge-transfer,
-        'n003-knowledge-transfer',
-    ),
-    (
-        r"we require the inner product of query \(\mathbf{q}_{m}\) and key \(\mathbf{k}_{n}\) to be formulated by a function \(g\)", 'n003-goal,
-        'n003-goal',
-    ),
-    (r"\mathbf{R}_{m\theta} &= \begin{pmatrix} \cos m\theta & -\sin m\theta", 'n003-ccw'),
-    (r"f_{q}(\mathbf{x}_{m}, m) &= \mathbf{R}_{m\theta}\mathbf{W}_{q}\mathbf{x}_{m}", 'n003-2d-score'),
-    (r"R_{m,\Theta}^{d} = \begin{pmatrix} \cos m\theta_{1} & -\sin m\theta_{1}", 'n003-block'),
-    (r"\(\theta_{1}\) corresponds to the highest frequency.", 'n003-theta-order'),
+    ("Transformer-based language modeling usually leverages the position information of individual tokens "
+     "through a self-attention mechanism.", "n003-knowledge-transfer"),
+    (r"we require the inner product of query \(\mathbf{q}_{m}\) and key \(\mathbf{k}_{n}\) to be formulated "
+     r"by a function \(g\)", "n003-goal"),
+    (r"\mathbf{R}_{m\theta} &= \begin{pmatrix} \cos m\theta & -\sin m\theta", "n003-ccw"),
+    (r"f_{q}(\mathbf{x}_{m}, m) &= \mathbf{R}_{m\theta}\mathbf{W}_{q}\mathbf{x}_{m}", "n003-2d-score"),
+    (r"R_{m,\Theta}^{d} = \begin{pmatrix} \cos m\theta_{1} & -\sin m\theta_{1}", "n003-block"),
+    (r"\(\theta_{1}\) corresponds to the highest frequency.", "n003-theta-order"),
 )

@@ -1,18 +1,11 @@
-r"""Ledger entries for note 004, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding" (DaNing, zh-CN).
+r"""Ledger entries for note 004, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding" (DaNing).
 
-Scope: every mathematical claim of the note, section by section, in the note's order, each with
-``quote`` = the note's words as scraped, and :data:`COVERAGE`, the sentence-by-sentence map of the
-note's mathematical content onto the entries.  The scrape lost every LaTeX superscript, minus
-sign, square root, bar and star (":math:`q_m^\top k_n`" reads "qmkn", ":math:`m - n`" reads "mn");
-an entry's ``reading`` says which such symbol it restores.  What the scrape *shows* is judged as
-written: a visible wrong letter or index (``k`` for the position ``i``, ``x_n`` for ``x_m``,
-:math:`b_{i,j}`) is ``fails`` (rubric rule 1).  Where the scrape cannot show whether a symbol was
-there (the transpose on :math:`W_q` in RoFormer's eq. 16, which the note copies), the reading the
-visible text supports is the claim and the other is an alternative with its own check.  The
-derivation uses separate :math:`f_q, f_k` and the convention :math:`\Theta_k - \Theta_q = \Theta_g(n - m)`.
+The scrape lost superscripts, minus signs, roots and stars (":math:`q_m^\top k_n`" reads "qmkn"); a ``reading``
+says which it restores, while a *visible* wrong letter or index is judged as written (rubric 1).
+:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
-References: DaNing, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding"
-(CC BY 4.0); Su et al., *RoFormer*, arXiv:2104.09864 v5.
+References: DaNing, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding" (CC BY 4.0);
+Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
 
 from __future__ import annotations
@@ -434,57 +427,56 @@ ENTRIES: tuple[Entry, ...] = (
 # The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
 # the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
-    ('xiRdEN 中第i 个位置上的d 维Embedding.', 'n004-attention'),
-    ('qm=fq(xm,m)kn=fk(xn,n)vn=fv(xn,n)', 'n004-attention'),
-    ('其中qm, kn,vn 分别为第m,n 位置通过fq,fk,fv 获得的Query, Key, Value.', 'n004-attention'),
-    ('am,nm,n Token之间的Attention Score, om为第m 个Token的计算完Self - Attention后的表示.', 'n004-attention'),
-    ('最经典的ft:t{q,k,v}() 的方法是直接将Embedding xi 与位置信息pi 直接相加', 'n004-four-terms'),
-    ('ft:t{q,k,v}(xi,i):=Wt:t{q,k,v}(xi+pi)', 'n004-four-terms'),
-    ('所以可以额外加一个矩阵W~k 让它来编码pn:', 'n004-transformer-xl'),
-    ('直接将相对位置变为一个Learnable bias term bi,j:', 'n004-t5'),
-    ('正如它的名字一样, 它是通过旋转来区分不同位置的.', 'n004-rotation-angle'),
-    ('使得计算Self-Attention的内积时能将相对位置信息注入到其中.', 'n004-goal'),
-    ('所以目标就是找到满足g 性质的fq(xm,m),fk(xn,n).', 'n004-goal'),
-    ('两向量的内积等于一个复数与另一个复数的共轭的乘积的实部.', 'n004-complex-inner'),
-    ('它们的内积定义为: ab=a1b1+a2b2', 'n004-complex-inner'),
-    ('有复数za=a1+a2i, 其共轭为za=a1a2i, 同理对于复数zb=b1+b2i 有共轭zb=b1b2i.', 'n004-complex-inner'),
-    ('实部a1b1+a2b2 恰好就是a,b 在实数域内积的值.', 'n004-complex-inner'),
-    ('需要使得qm,kn 仅依赖于它们的绝对位置m,n: qm=fq(xq,m)kn=fk(xk,n)', 'n004-goal'),
-    ('使得其内积依赖于相对位置mn, 以此在内积上表征二者的相对位置信息:', 'n004-goal'),
-    ('qmkn=fq(xm,m),fk(xn,n)=g(xm,xn,nm)', 'n004-goal'),
-    ('同时, 这种编码方式还应该保证在初始状态下不编码位置信息: q=fq(xq,0)k=fk(xk,0)', 'n004-gamma'),
-    (
-        'fq(xq,m)=Rq(xq,m)eiΘq(xq,m)fk(xk,n)=Rk(xk,n)eiΘk(xk,n)g(xq,xk,nm)=Rg(xq,xk,nm)eiΘg(xq,xk,nm)', 'n004-polar-split,
-        'n004-polar-split',
-    ),
-    ('其中, Rf,Rg,Θf,Θg 分别为f{q,k}g 的幅度(模)和角度.', 'n004-polar-split'),
-    ('q=qeiθq=Rq(xq,0)eiΘq(xq,0)k=keiθk=Rk(xk,0)eiΘk(xk,0)', 'n004-modulus'),
-    ('其中, q,kθq,θk 分别为q,k 在二维平面上的幅值(模)和角度.', 'n004-modulus'),
-    ('Rq(xq,m)Rk(xk,m)=Rg(xq,xk,0)=Rq(xq,0)Rk(xk,0)=qk', 'n004-modulus'),
-    ('Θk(xk,m)Θq(xq,m)=Θg(xq,xk,0)=Θk(xk,0)Θq(xq,0)=θkθq', 'n004-angle'),
-    ('它显然不依赖位置信息, 即满足q=fq(xq,0),k=fk(xk,0).', 'n004-modulus'),
-    ('当位置相同时, 不应该编码任何位置信息.', 'n004-angle'),
-    ('fq(xq,m)=qei(θq+mθ+γ)=qei(mθ+γ)fk(xk,n)=kei(θk+nθ+γ)=kei(nθ+γ)', 'n004-arithmetic'),
-    ('其中Re() 为取复数的实部, (Wkxn)(Wkxn) 的共轭复数', 'n004-solution'),
-    ('f{q,k}(xm,m)=(cosmθsinmθsinmθcosmθ)(W{q,k}(11)W{q,k}(12)W{q,k}(21)W{q,k}(22))(xm(1)xm(2))', 'n004-solution'),
-    ('它就是{q,k}m 乘了一个旋转矩阵, 对应着空间中的向量旋转操作', 'n004-solution'),
-    ('更为普遍的, 将上节得到的二维情况扩展到任意偶数维度d.', 'n004-block'),
-    ('f{q,k}(xm,m)=RΘ,mdW{q,k}xm', 'n004-block'),
-    ('其次, RoPE在Linear Attention当中可以使得Self-Attention被更一般的形式重写.', 'n004-linear-attention'),
-    ('Attention(Q,K,V)m=n=1Nsim(qm,kn)vnn=1Nsim(qm,kn)', 'n004-linear-attention'),
-    ('Self-Attention中采用的是sim(qm,kn)=exp(qmkn/d), 它具有O(N2) 的复杂度.', 'n004-linear-attention'),
-    ('其中ϕ(),φ() 通常是非负函数, 例如ϕ(x)=φ(x)=elu(x)+1, 或者ϕ(qi)=softmax(qi),φ(kj)=exp(kj).', 'n004-linear-attention'),
-    ('从而不增加Linear Attention的复杂度:', 'n004-linear-rope-form'),
-    ('其中 为逐元素点乘.', 'n004-elementwise'),
-    ('在RoPE的作用下, 将向量q=Wqxm,k=Wkxn 两维两维的分组成对, 其内积可以写成:', 'n004-decay-complex'),
-    ('其中q[2i:2i+1] 代表q 中的第2i 到第2i+1 个元素, k 同理.', 'n004-decay-complex'),
-    ('hi=q[2i:2i+1]k[2i:2i+1],Sj=i=0j1ei(mn)θi, 同时设hd/2=0,S0=0, 由Abel变换可以得到:', 'n004-abel'),
-    ('作者将RoFormer与Vallina Transformer在WMT 2014 English-German(450w平行语料)上对比:', 'n004-translation'),
-    ('上文中提到了RoPE在Linear Attention中的优势', 'n004-performer'),
-    ('RoPE能够在维持原复杂度不变的条件下加速收敛.', 'n004-linear-rope-form'),
-    ('当RoFormer的最大输入长度扩展到1024的时候, 显著优于BERT和WoBERT.', 'n004-cail'),
-    ('此外, 还能观察到在中文场景下, 词建模的WoBERT要优于字建模的BERT.', 'n004-cail'),
-    ('更大的优势是词建模如果用到生成类任务中能带来更快的推理速度.', 'n004-cail'),
-    ('其一是因为相对位置对信息抽取的Span抽取影响比较大, 因为每个Span的都是通过起止边界位置确定的', 'n004-later-work'),
-    ('另外可能是因为信息抽取抽取Span的大多都是通过一个乘积计算得到得分, 与内积形式一致', 'n004-later-work'),
+    ("xiRdEN 中第i 个位置上的d 维Embedding.", "n004-attention"),
+    ("qm=fq(xm,m)kn=fk(xn,n)vn=fv(xn,n)", "n004-attention"),
+    ("其中qm, kn,vn 分别为第m,n 位置通过fq,fk,fv 获得的Query, Key, Value.", "n004-attention"),
+    ("am,nm,n Token之间的Attention Score, om为第m 个Token的计算完Self - Attention后的表示.", "n004-attention"),
+    ("最经典的ft:t{q,k,v}() 的方法是直接将Embedding xi 与位置信息pi 直接相加", "n004-four-terms"),
+    ("ft:t{q,k,v}(xi,i):=Wt:t{q,k,v}(xi+pi)", "n004-four-terms"),
+    ("所以可以额外加一个矩阵W~k 让它来编码pn:", "n004-transformer-xl"),
+    ("直接将相对位置变为一个Learnable bias term bi,j:", "n004-t5"),
+    ("正如它的名字一样, 它是通过旋转来区分不同位置的.", "n004-rotation-angle"),
+    ("使得计算Self-Attention的内积时能将相对位置信息注入到其中.", "n004-goal"),
+    ("所以目标就是找到满足g 性质的fq(xm,m),fk(xn,n).", "n004-goal"),
+    ("两向量的内积等于一个复数与另一个复数的共轭的乘积的实部.", "n004-complex-inner"),
+    ("它们的内积定义为: ab=a1b1+a2b2", "n004-complex-inner"),
+    ("有复数za=a1+a2i, 其共轭为za=a1a2i, 同理对于复数zb=b1+b2i 有共轭zb=b1b2i.", "n004-complex-inner"),
+    ("实部a1b1+a2b2 恰好就是a,b 在实数域内积的值.", "n004-complex-inner"),
+    ("需要使得qm,kn 仅依赖于它们的绝对位置m,n: qm=fq(xq,m)kn=fk(xk,n)", "n004-goal"),
+    ("使得其内积依赖于相对位置mn, 以此在内积上表征二者的相对位置信息:", "n004-goal"),
+    ("qmkn=fq(xm,m),fk(xn,n)=g(xm,xn,nm)", "n004-goal"),
+    ("同时, 这种编码方式还应该保证在初始状态下不编码位置信息: q=fq(xq,0)k=fk(xk,0)", "n004-gamma"),
+    ('fq(xq,m)=Rq(xq,m)eiΘq(xq,m)fk(xk,n)=Rk(xk,n)eiΘk(xk,n)g(xq,xk,nm)=Rg(xq,xk,nm)eiΘg(xq,xk,nm)',
+     "n004-polar-split"),
+    ("其中, Rf,Rg,Θf,Θg 分别为f{q,k}g 的幅度(模)和角度.", "n004-polar-split"),
+    ("q=qeiθq=Rq(xq,0)eiΘq(xq,0)k=keiθk=Rk(xk,0)eiΘk(xk,0)", "n004-modulus"),
+    ("其中, q,kθq,θk 分别为q,k 在二维平面上的幅值(模)和角度.", "n004-modulus"),
+    ("Rq(xq,m)Rk(xk,m)=Rg(xq,xk,0)=Rq(xq,0)Rk(xk,0)=qk", "n004-modulus"),
+    ("Θk(xk,m)Θq(xq,m)=Θg(xq,xk,0)=Θk(xk,0)Θq(xq,0)=θkθq", "n004-angle"),
+    ("它显然不依赖位置信息, 即满足q=fq(xq,0),k=fk(xk,0).", "n004-modulus"),
+    ("当位置相同时, 不应该编码任何位置信息.", "n004-angle"),
+    ("fq(xq,m)=qei(θq+mθ+γ)=qei(mθ+γ)fk(xk,n)=kei(θk+nθ+γ)=kei(nθ+γ)", "n004-arithmetic"),
+    ("其中Re() 为取复数的实部, (Wkxn)(Wkxn) 的共轭复数", "n004-solution"),
+    ("f{q,k}(xm,m)=(cosmθsinmθsinmθcosmθ)(W{q,k}(11)W{q,k}(12)W{q,k}(21)W{q,k}(22))(xm(1)xm(2))", "n004-solution"),
+    ("它就是{q,k}m 乘了一个旋转矩阵, 对应着空间中的向量旋转操作", "n004-solution"),
+    ("更为普遍的, 将上节得到的二维情况扩展到任意偶数维度d.", "n004-block"),
+    ("f{q,k}(xm,m)=RΘ,mdW{q,k}xm", "n004-block"),
+    ("其次, RoPE在Linear Attention当中可以使得Self-Attention被更一般的形式重写.", "n004-linear-attention"),
+    ("Attention(Q,K,V)m=n=1Nsim(qm,kn)vnn=1Nsim(qm,kn)", "n004-linear-attention"),
+    ("Self-Attention中采用的是sim(qm,kn)=exp(qmkn/d), 它具有O(N2) 的复杂度.", "n004-linear-attention"),
+    ("其中ϕ(),φ() 通常是非负函数, 例如ϕ(x)=φ(x)=elu(x)+1, 或者ϕ(qi)=softmax(qi),φ(kj)=exp(kj).",
+     "n004-linear-attention"),
+    ("从而不增加Linear Attention的复杂度:", "n004-linear-rope-form"),
+    ("其中 为逐元素点乘.", "n004-elementwise"),
+    ("在RoPE的作用下, 将向量q=Wqxm,k=Wkxn 两维两维的分组成对, 其内积可以写成:", "n004-decay-complex"),
+    ("其中q[2i:2i+1] 代表q 中的第2i 到第2i+1 个元素, k 同理.", "n004-decay-complex"),
+    ("hi=q[2i:2i+1]k[2i:2i+1],Sj=i=0j1ei(mn)θi, 同时设hd/2=0,S0=0, 由Abel变换可以得到:", "n004-abel"),
+    ("作者将RoFormer与Vallina Transformer在WMT 2014 English-German(450w平行语料)上对比:", "n004-translation"),
+    ("上文中提到了RoPE在Linear Attention中的优势", "n004-performer"),
+    ("RoPE能够在维持原复杂度不变的条件下加速收敛.", "n004-linear-rope-form"),
+    ("当RoFormer的最大输入长度扩展到1024的时候, 显著优于BERT和WoBERT.", "n004-cail"),
+    ("此外, 还能观察到在中文场景下, 词建模的WoBERT要优于字建模的BERT.", "n004-cail"),
+    ("更大的优势是词建模如果用到生成类任务中能带来更快的推理速度.", "n004-cail"),
+    ("其一是因为相对位置对信息抽取的Span抽取影响比较大, 因为每个Span的都是通过起止边界位置确定的", "n004-later-work"),
+    ("另外可能是因为信息抽取抽取Span的大多都是通过一个乘积计算得到得分, 与内积形式一致", "n004-later-work"),
 )
