@@ -38,16 +38,20 @@ Meta, Llama 3.1 ``apply_scaling``; bloc97/emozilla, dynamic NTK (Reddit, 2023).
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 from collections.abc import Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from ropemath.core._validate import MAX_D, check_int, finite_result
 
-__all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config"]
+__all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config", "published_config"]
+
+PUBLISHED = Path(__file__).with_name("published_configs")  # provenance of every file: its README.md
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 ALIASES = {"su": "longrope"}  # transformers' Phi-3 config reads the old name "su" as LongRoPE
@@ -110,6 +114,8 @@ def _flatten(config: object, layer_type: object) -> dict:
 def _fill_defaults(flat: dict, rope_type: str) -> dict:
     """Fill the keys transformers 5.24 fills (``standardize_rope_params``); return what was filled."""
     filled = {}
+    if flat.get("head_dim") is None and flat.get("model_type") in GEMMA3_TYPES:
+        filled["head_dim"] = 256  # Gemma3TextConfig's default, which gemma-3-4b-it's config relies on
     if flat.get("rope_theta") is None:
         if flat.get("model_type") in GEMMA3_TYPES:
             filled["rope_theta"] = 10_000.0 if flat.get("_layer_type") == "sliding_attention" else 1_000_000.0
@@ -133,7 +139,7 @@ def _number(flat: dict, key: str, *, positive: bool = True, default: object = No
 
 
 def _rotary_dim(flat: dict) -> int:
-    head_dim = flat.get("head_dim")
+    head_dim = flat.get("qk_rope_head_dim", flat.get("head_dim"))  # DeepSeek-V2/V3 (MLA): the rotated part
     if head_dim is None and "hidden_size" in flat and "num_attention_heads" in flat:
         head_dim = int(_number(flat, "hidden_size")) // int(_number(flat, "num_attention_heads"))
     head_dim = int(_number(flat, "head_dim", default=head_dim))
@@ -290,3 +296,20 @@ def frequencies_from_config(
     key = "long_factor" if seq_len is not None and seq_len > original else "short_factor"
     ext = _factor_list(flat, key, dim // 2)
     return RopeFrequencies(theta / ext, float(attention), filled)
+
+
+def published_config(name: str) -> dict:
+    r"""Return a model's ``config.json`` as shipped with ropemath (``ropemath/models/published_configs``).
+
+    .. math:: \mathrm{name} \mapsto \texttt{json.load}(\texttt{published\_configs/name.json})
+
+    Most files are copies of the published ``config.json`` found in public repositories; a few are typed
+    excerpts or derived variants and say so in their ``_source`` key.  Source of each: the folder's README.
+
+    >>> published_config("llama3_1_8b_instruct")["rope_scaling"]["rope_type"]
+    'llama3'
+    """
+    names = sorted(p.stem for p in PUBLISHED.glob("*.json"))
+    if name not in names:
+        raise ValueError(f"name must be one of {', '.join(names)}, got {name!r}")
+    return json.loads((PUBLISHED / f"{name}.json").read_text(encoding="utf-8"))
