@@ -1,33 +1,9 @@
-r"""RoPE as the public implementations write it, and the weight permutation between layouts (numpy).
+r"""RoPE as the public implementations write it, in numpy: Meta's complex form, GPT-J's ``rotate_every_two``,
+GPT-NeoX / Hugging Face ``rotate_half``, partial rotary, the per-head W_q/W_k permutation between the layouts,
+and a small multi-head attention.  Angles in float64, as in :func:`ropemath.apply_rope`.
 
-Scope: numpy re-statements of the rotary embedding of four public code bases, each written
-from the documented behaviour of the named function (no code copied), so a notebook can show
-that each one is :func:`ropemath.apply_rope` in one of the two pair layouts:
-
-* Meta Llama (``precompute_freqs_cis``, ``apply_rotary_emb``): pairs ``(x[2i], x[2i+1])`` read
-  as complex numbers and multiplied by :math:`e^{\mathrm{i} m\theta_i}` (interleaved layout);
-* GPT-J / mesh-transformer-jax (``rotate_every_two``): interleaved, with each sin/cos value
-  repeated for the two coordinates of its pair;
-* GPT-NeoX and transformers' Llama-style models (``rotate_half``): pairs ``(x[i], x[i+d/2])``,
-  cos/sin built from ``cat(freqs, freqs)`` (half layout).  The layout is per model in transformers:
-  Llama 4 keeps Meta's complex form, Cohere's ``rotate_half`` pairs neighbours (interleaved), DeepSeek-V3
-  rotates interleaved pairs and writes them out in the half layout (``tests/conformance/test_model_classes.py``);
-* partial rotary (GPT-J ``rotary_dim``, GPT-NeoX ``rotary_pct``): only the first ``rotary_dim``
-  coordinates of a head are rotated, the rest pass through.
-
-Plus the per-head row permutation of :math:`W_q, W_k` that Hugging Face's Llama conversion
-applies so that the half layout reproduces Meta's scores (:func:`permute_for_half`, inverse
-:func:`permute_for_interleaved`), and a small multi-head attention
-(:func:`multihead_rope_attention`) to measure what happens with and without it.
-
-Angles are always formed in float64 here, as in :func:`ropemath.apply_rope` (the public code
-forms them in float32; :mod:`ropemath.core.precision` measures what that costs).
-
-References: Meta ``llama/model.py`` (``precompute_freqs_cis``, ``apply_rotary_emb``);
-``kingoflolz/mesh-transformer-jax`` (``rotate_every_two``, ``apply_rotary_pos_emb``);
-EleutherAI ``gpt-neox`` and Hugging Face ``transformers`` (``rotate_half``,
-``apply_rotary_pos_emb``, ``convert_llama_weights_to_hf.py`` ``permute``); RoFormer,
-arXiv:2104.09864 v5, eq. (34).
+References: Meta ``llama/model.py``; kingoflolz/mesh-transformer-jax; EleutherAI gpt-neox; transformers
+``apply_rotary_pos_emb`` and ``convert_llama_weights_to_hf.py``; RoFormer, arXiv:2104.09864 v5, eq. (34).
 """
 
 from __future__ import annotations

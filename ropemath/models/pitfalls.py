@@ -1,29 +1,7 @@
 r"""Pitfalls of RoPE in practice, each measured: pairing, low-precision angles, caches, aliasing.
 
-Scope:
-
-* :func:`layout_pairs` — the pair each coordinate belongs to, in the interleaved or half layout
-  (the picture of the two layouts);
-* :func:`relative_error` and :func:`distance_band_errors` — Frobenius relative error of a score
-  tensor, overall and per band of distances :math:`|m - n|`;
-* :func:`bfloat16_distances` — the distance :math:`\mathrm{fl}(n+s+r) - \mathrm{fl}(n+s)` that
-  bfloat16 positions still encode, counted over many shifts;
-* :func:`rope_float32_angles` — RoPE (interleaved) with the angles formed in float32, as a
-  framework does, for contrast with :func:`ropemath.apply_rope` (float64 angles);
-* :func:`max_phase_error` — the largest phase error over the pairs, floored for a log plot;
-* :func:`attention_outputs` — causal softmax attention with RoPE on q and k, and optionally
-  (wrongly) on v too: why only q and k are rotated;
-* :func:`cached_key_scores` — a new query against keys cached at their own positions (KV cache
-  with an offset), with separate frequencies for queries and cached keys (dynamic scaling);
-* :func:`aliased_frequency` — the frequency a pair shows at integer positions (what the sign of
-  the exponent in :math:`\theta_i = b^{-2i/d}` decides);
-* :func:`hf_cos_sin_error` — the error of a cos/sin table built as Hugging Face builds it under
-  bfloat16 (angles in float32 or float64, cos and sin cast to bfloat16), per position.
-
-References: RoFormer (Su et al., arXiv:2104.09864 v5) §3.2-3.4, eq. (16), (34); Meta ``llama``
-``precompute_freqs_cis`` (angles in float32, table complex64); GPT-NeoX / Hugging Face ``rotate_half``;
-gpt-neox PR #1016; transformers ``LlamaRotaryEmbedding.forward`` (float32 angles, ``cos.to(x.dtype)``)
-and ``DynamicCache``; transformers PR #29285; emozilla, dynamic NTK (2023).
+References: RoFormer, arXiv:2104.09864 v5, §3.2-3.4; Meta ``precompute_freqs_cis``; gpt-neox PR #1016;
+transformers ``LlamaRotaryEmbedding.forward`` and PR #29285; emozilla, dynamic NTK (2023).
 """
 
 from __future__ import annotations

@@ -1,23 +1,10 @@
-r"""YaRN and Llama 3.1 rope scaling: frequencies blended by wavelength, per pair.
+r"""YaRN and Llama 3.1 rope scaling: frequencies blended per pair by wavelength.
 
-Scope: YaRN as the authors' reference code and Hugging Face transformers compute it — what
-released models run — (:func:`yarn_frequencies`, a ramp linear in the pair *index*, between
-boundaries rounded down/up to integers), and as the paper writes it (``formula="paper"``, a
-ramp linear in the ratio :math:`r_i = L/\lambda_i`) — with the ramp, the index
-boundaries and the attention factor; and Llama 3.1's scaling, which is the paper's YaRN
-ramp with :math:`\alpha = 1`, :math:`\beta = 4` (no attention factor).  Each returns the new
-frequencies :math:`\theta'_i` (float64, shape (d/2,)); the uniform transforms (PI, NTK,
-dynamic NTK) and the unseen-angle analysis are in :mod:`ropemath.models.scaling`.
+Conventions: :math:`\theta_i = b^{-2i/d}`, :math:`\lambda_i = 2\pi/\theta_i`, ``scale`` :math:`s = L'/L`,
+``original_length`` the training length :math:`L`.
 
-Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
-:math:`\theta_{i+1}`); wavelength :math:`\lambda_i = 2\pi/\theta_i`; ``scale`` is
-:math:`s = L'/L \ge 1`; ``original_length`` is the training length :math:`L`.
-
-References: Peng et al., *YaRN: Efficient Context Window Extension of Large Language
-Models*, arXiv:2309.00071 §3.2-3.4, and github.com/jquesnelle/yarn
-``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``; Hugging Face transformers
-``modeling_rope_utils`` (``_compute_yarn_parameters``, ``_compute_llama3_parameters``);
-Meta Llama 3.1 ``apply_scaling``.
+References: Peng et al., *YaRN*, arXiv:2309.00071 §3.2-3.4, and github.com/jquesnelle/yarn; transformers
+``_compute_yarn_parameters`` and ``_compute_llama3_parameters``; Meta Llama 3.1 ``apply_scaling``.
 """
 
 from __future__ import annotations
