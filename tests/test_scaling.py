@@ -25,7 +25,6 @@ from ropemath.models.scaling import (
     unseen_angle_pairs,
 )
 from ropemath.models.yarn import (
-    llama31_bands,
     llama31_frequencies,
     yarn_attention_factor,
     yarn_correction_dim,
@@ -288,6 +287,12 @@ def test_yarn_attention_factor():
 # --- Llama 3.1 -------------------------------------------------------------------------------
 
 
+def llama31_bands(d=128, base=500000.0, *, factor=8.0, **kw):
+    """Each pair's branch of llama31_frequencies, read off the frequencies: kept, blended or divided."""
+    new, old = llama31_frequencies(d, base, factor=factor, **kw), frequencies(d, base)
+    return np.where(new == old, "kept", np.where(new == old / factor, "divided", "blended"))
+
+
 def test_llama31_matches_the_loop_and_counts():
     expected, bands = loop_llama31()
     assert close(llama31_frequencies(), expected)
@@ -436,7 +441,7 @@ def test_unseen_angle_counts_per_method():
         (lambda: yarn_attention_factor(0.5), ValueError, "scale"),
         (lambda: llama31_frequencies(factor=0.5), ValueError, "factor"),
         (lambda: llama31_frequencies(low_freq_factor=4.0, high_freq_factor=1.0), ValueError, "low_freq_factor"),
-        (lambda: llama31_bands(original_length=True), TypeError, "original_length"),
+        (lambda: llama31_frequencies(original_length=True), TypeError, "original_length"),
         (lambda: never_full_turn([1.0, -0.5], 10), ValueError, "theta"),
         (lambda: never_full_turn([1.0], 0), ValueError, "length"),
         (lambda: angle_range_ratio([1.0, 0.5], [1.0], length=4, new_length=8), ValueError, "theta_new"),

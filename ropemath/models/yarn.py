@@ -33,7 +33,6 @@ __all__ = [
     "yarn_reference_frequencies",
     "yarn_attention_factor",
     "llama31_frequencies",
-    "llama31_bands",
 ]
 
 
@@ -220,22 +219,6 @@ def yarn_attention_factor(scale: float) -> float:
 # --- Llama 3.1 ----------------------------------------------------------------------------
 
 
-def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length):
-    th = frequencies(d, base)
-    factor = check_scale(factor, "factor")
-    lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
-    if not 0 < lo <= hi:
-        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low <= high, got {lo}, {hi}")
-    L = check_int(original_length, "original_length", minimum=1)
-    wl = 2.0 * np.pi / th
-    divided = wl > L / lo
-    kept = wl < L / hi
-    smooth = (L / wl - lo) / (hi - lo) if hi > lo else np.zeros_like(wl)  # low == high (Llama 4): no middle band
-    blended = (1.0 - smooth) * th / factor + smooth * th
-    out = np.where(divided, th / factor, np.where(kept, th, blended))
-    return out, np.where(divided, "divided", np.where(kept, "kept", "blended"))
-
-
 @finite_result
 def llama31_frequencies(
     d: int = 128,
@@ -264,29 +247,19 @@ def llama31_frequencies(
     >>> th = llama31_frequencies()
     >>> bool(th[0] == 1.0), bool(th[-1] == frequencies(128, 500000.0)[-1] / 8)
     (True, True)
-    >>> [int(np.sum(llama31_bands(factor=16.0, high_freq_factor=1.0) == b)) for b in ("kept", "blended", "divided")]
-    [35, 0, 29]
+    >>> th0, th16 = frequencies(128, 500000.0), llama31_frequencies(factor=16.0, high_freq_factor=1.0)
+    >>> int(np.sum(th16 == th0)), int(np.sum(th16 == th0 / 16))  # Llama 4: kept or divided, none blended
+    (35, 29)
     """
-    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0]
-
-
-@finite_result
-def llama31_bands(
-    d: int = 128,
-    base: float = 500000.0,
-    *,
-    factor: float = 8.0,
-    low_freq_factor: float = 1.0,
-    high_freq_factor: float = 4.0,
-    original_length: int = 8192,
-) -> np.ndarray:
-    r"""Which branch of :func:`llama31_frequencies` each pair takes: "kept", "blended" or "divided".
-
-    .. math::
-        \text{kept} \iff \lambda_i < L/h, \qquad \text{divided} \iff \lambda_i > L/\ell
-
-    >>> bands = llama31_bands()
-    >>> [int(np.sum(bands == name)) for name in ("kept", "blended", "divided")]
-    [29, 6, 29]
-    """
-    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[1]
+    th = frequencies(d, base)
+    factor = check_scale(factor, "factor")
+    lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
+    if not 0 < lo <= hi:
+        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low <= high, got {lo}, {hi}")
+    L = check_int(original_length, "original_length", minimum=1)
+    wl = 2.0 * np.pi / th
+    divided = wl > L / lo
+    kept = wl < L / hi
+    smooth = (L / wl - lo) / (hi - lo) if hi > lo else np.zeros_like(wl)  # low == high (Llama 4): no middle band
+    blended = (1.0 - smooth) * th / factor + smooth * th
+    return np.where(divided, th / factor, np.where(kept, th, blended))

@@ -40,7 +40,8 @@ def hf_config(flat: dict) -> LlamaConfig:
     rope["rope_type"] = rope.pop("type", rope.get("rope_type", "default"))
     if "original_max_position_embeddings" not in rope and rope["rope_type"] in ("yarn", "longrope", "llama3"):
         rope["original_max_position_embeddings"] = merged["max_position_embeddings"]
-    head_dim = merged.get("qk_rope_head_dim", merged.get("head_dim", merged["hidden_size"] // merged["num_attention_heads"]))
+    head_dim = merged.get("head_dim", merged["hidden_size"] // merged["num_attention_heads"])
+    head_dim = merged.get("qk_rope_head_dim", head_dim)  # DeepSeek-V3: the rotated part of each MLA head
     return LlamaConfig(hidden_size=merged["hidden_size"], num_attention_heads=merged["num_attention_heads"],
                        head_dim=head_dim, max_position_embeddings=merged["max_position_embeddings"],
                        num_hidden_layers=1, intermediate_size=16, vocab_size=16, rope_parameters=rope)

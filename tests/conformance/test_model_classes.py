@@ -71,8 +71,8 @@ def tiny(config_class, flat: dict, **extra):
 # --- Llama, Qwen2/Qwen3, Mistral: rotate_half (half layout), attention_scaling on cos and sin ----------------
 
 
-@pytest.mark.parametrize("name", ["llama2_7b_chat_hf", "llama3_1_8b_instruct", "qwen2_5_7b_instruct", "qwen2_5_7b_yarn", "qwen3_8b",
-                                  "mistral_7b"])
+@pytest.mark.parametrize("name", ["llama2_7b_chat_hf", "llama3_1_8b_instruct", "qwen2_5_7b_instruct", "qwen2_5_7b_yarn",
+                                  "qwen3_8b", "mistral_7b"])
 def test_llama_family_rotates_half_with_attention_factor_on_cos_sin(name):
     from transformers import LlamaConfig
     from transformers.models.llama import modeling_llama as mod
