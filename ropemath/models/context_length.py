@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ropemath.core._validate import check_base, check_d, check_int, check_real, check_scale
 from ropemath.core.rotation import frequencies
 from ropemath.models.scaling import ntk_base
-from ropemath.models.yarn import yarn_frequencies, yarn_ramp, yarn_reference_frequencies
+from ropemath.models.yarn import yarn_frequencies, yarn_ramp
 from ropemath.theory.base_bound import base_lower_bound, cosine_sum_minimum, failing_intervals
 
 __all__ = [
@@ -125,7 +125,7 @@ def yarn_paper_vs_code(d: int, base: float, *, scale: float, original_length: in
         \cdot \frac{\theta^{\mathrm{code}}_i}{\theta^{\mathrm{untrunc}}_i}
 
     (ramp shape × rounding of the ramp's ends).  A pair "differs" when the relative difference
-    exceeds 1e-12.  Source: :func:`ropemath.yarn_frequencies`, :func:`ropemath.yarn_reference_frequencies`.
+    exceeds 1e-12.  Source: :func:`ropemath.yarn_frequencies`.
 
     >>> c = yarn_paper_vs_code(128, 10000.0, scale=16.0, original_length=4096)
     >>> c.differ, c.highest[0], round(c.highest[1], 4)
@@ -133,8 +133,8 @@ def yarn_paper_vs_code(d: int, base: float, *, scale: float, original_length: in
     """
     kw = {"scale": scale, "original_length": original_length}
     p = yarn_frequencies(d, base, formula="paper", **kw)
-    c = yarn_reference_frequencies(d, base, **kw)
-    u = yarn_reference_frequencies(d, base, truncate=False, **kw)
+    c = yarn_frequencies(d, base, **kw)
+    u = yarn_frequencies(d, base, truncate=False, **kw)
     differ = np.flatnonzero(np.abs(c - p) > 1e-12 * p)
     cp, up, cu = c / p, u / p, c / u
 

@@ -21,7 +21,7 @@ from ropemath.core._validate import (
     finite_result,
 )
 from ropemath.core.rotation import frequencies
-from ropemath.models.yarn import yarn_frequencies, yarn_reference_frequencies
+from ropemath.models.yarn import yarn_frequencies
 
 __all__ = [
     "position_interpolation",
@@ -147,7 +147,7 @@ def extension_frequencies(
         "NTK": ntk_frequencies(d, base, scale=s),
         "dynamic NTK at L'": dynamic_ntk_frequencies(d, base, length=round(s * L), original_length=L),
         "YaRN (paper)": yarn_frequencies(d, base, scale=s, original_length=L, formula="paper"),
-        "YaRN (reference code)": yarn_reference_frequencies(d, base, scale=s, original_length=L),
+        "YaRN (reference code)": yarn_frequencies(d, base, scale=s, original_length=L),
     }
 
 

@@ -30,7 +30,6 @@ __all__ = [
     "yarn_frequencies",
     "yarn_correction_dim",
     "yarn_correction_range",
-    "yarn_reference_frequencies",
     "yarn_attention_factor",
     "llama31_frequencies",
 ]
@@ -177,28 +176,6 @@ def yarn_correction_range(
     if truncate:
         low, high = math.floor(low), math.ceil(high)
     return float(max(low, 0)), float(min(high, d - 1))
-
-
-def yarn_reference_frequencies(
-    d: int,
-    base: float = 10000.0,
-    *,
-    scale: float,
-    original_length: int,
-    beta_fast: float = 32.0,
-    beta_slow: float = 1.0,
-    truncate: bool = True,
-) -> np.ndarray:
-    r"""YaRN frequencies of the reference code: :func:`yarn_frequencies` with ``formula="code"``.
-
-    .. math:: \theta'_i = \mathrm{ramp}_i\,\frac{\theta_i}{s} + (1 - \mathrm{ramp}_i)\,\theta_i
-
-    >>> bool(np.array_equal(yarn_reference_frequencies(8, 100.0, scale=4.0, original_length=64),
-    ...                     yarn_frequencies(8, 100.0, scale=4.0, original_length=64)))
-    True
-    """
-    return yarn_frequencies(d, base, scale=scale, original_length=original_length, beta_fast=beta_fast,
-                            beta_slow=beta_slow, truncate=truncate, formula="code")
 
 
 @finite_result
