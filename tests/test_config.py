@@ -4,6 +4,7 @@ tests/conformance/test_hf_frequencies.py (`make conformance`)."""
 
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -233,3 +234,19 @@ def test_proportional_partial_rotary_divides_by_head_dim():
 def test_llama31_frequencies_accept_equal_band_factors():
     th = llama31_frequencies(128, 500000.0, factor=16.0, low_freq_factor=1.0, high_freq_factor=1.0)
     assert np.array_equal(th, frequencies_from_config(CONFIGS["llama4_scout"]).theta)
+
+
+def _last_yarn_row(readme: str) -> str:
+    section = readme.split("## transformers versions", 1)[1].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if re.match(r"\| \d+\.\d+ – \d+\.\d+ \|", line)][-1]
+
+
+def test_readme_yarn_semantics_reach_the_pinned_transformers():
+    """The README's table of YaRN's `factor` per version ends at the version the conformance suite pins (whose
+    test_hf_frequencies checks the Qwen2.5 + YaRN config against transformers itself)."""
+    root = Path(__file__).parents[1]
+    pinned = re.search(r"^transformers==(\d+\.\d+)\.\d+$", (root / "requirements-conformance.txt").read_text(), re.M)[1]
+    row = _last_yarn_row((root / "README.md").read_text(encoding="utf-8"))
+    assert row.split("|")[1].strip().endswith(f"– {pinned}") and "`factor`" in row.split("|")[2]
+    stale = "## transformers versions\n| 4.45 – 4.50 | `factor` | x |\n"
+    assert not _last_yarn_row(stale).split("|")[1].strip().endswith(f"– {pinned}")  # negative control
