@@ -226,10 +226,10 @@ def test_gemma3_rotary_per_layer_type_matches_frequencies_from_config():
     from transformers import Gemma3TextConfig
     from transformers.models.gemma3 import modeling_gemma3 as mod
 
-    flat = CONFIGS["gemma3_27b_it"]["text_config"]
-    config = tiny(Gemma3TextConfig, flat, num_hidden_layers=6, hidden_size=256, num_attention_heads=1)
+    flat = CONFIGS["gemma3_27b_it"]["text_config"]  # head_dim 128; the bases are Gemma3TextConfig's defaults
+    config = tiny(Gemma3TextConfig, flat, num_hidden_layers=6, hidden_size=128, num_attention_heads=1)
     rot = mod.Gemma3RotaryEmbedding(config)
-    q, k = qk(256, seed=8)
+    q, k = qk(128, seed=8)
     for layer_type in ("full_attention", "sliding_attention"):
         expected = frequencies_from_config(flat, layer_type=layer_type)
         cos, sin = rot(t(q), ids(), layer_type)
