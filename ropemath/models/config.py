@@ -189,7 +189,7 @@ def frequencies_from_config(
     ``config``: a dict with HF's keys, flat or with a nested ``rope_parameters`` / ``rope_scaling``
     (``rope_type`` or legacy ``type``; missing means ``default``), or a ``text_config``.  ``layer_type``
     (``"full_attention"`` or ``"sliding_attention"``) is required exactly when the config's layers use
-    different RoPE.  Other keys are ignored.
+    different RoPE; ``qk_rope_head_dim`` (DeepSeek's MLA) stands for ``head_dim``.  Other keys are ignored.
 
     >>> r = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8})
     >>> r.theta.tolist(), r.attention_factor, r.filled
