@@ -100,6 +100,7 @@ KINDS = {
     "feature_map": "callable",
     "kind": "choice",
     "formula": "choice",
+    "name": "choice",
     "layer_type": "text",
 }
 
@@ -219,6 +220,7 @@ OVERRIDES = {
     "base_lower_bound": {"length": 64, "d": D},
     "full_turn_count": {"context_length": 64},
     "frequencies_from_config": {},
+    "published_config": {"name": "llama3_8b"},
     "random_phase_level": {},
     "error_vs_position": {"positions": np.array([1.0, 100.0])},
     "abel_check": {"d": D, "trials": 2},

@@ -2,21 +2,21 @@
 errors naming the key, and negative controls.  The comparison with transformers itself is in
 tests/conformance/test_hf_frequencies.py (`make conformance`)."""
 
-import json
 import math
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from ropemath import frequencies, frequencies_from_config, llama31_frequencies, position_interpolation
+from ropemath import frequencies, frequencies_from_config, llama31_frequencies, position_interpolation, published_config
+from ropemath.models.config import PUBLISHED
 
-DATA = Path(__file__).parent / "data" / "hf_configs"
-CONFIGS = {p.stem: json.loads(p.read_text()) for p in sorted(DATA.glob("*.json"))}
+CONFIGS = {p.stem: published_config(p.stem) for p in sorted(PUBLISHED.glob("*.json"))}
 
 
 def test_default_is_the_paper_frequencies():
-    for name in ("llama2_7b", "mistral_7b"):
+    for name in ("llama2_7b_chat_hf", "mistral_7b"):
         theta, attention, _ = frequencies_from_config(CONFIGS[name])
         assert np.allclose(theta, frequencies(128, 10000.0), rtol=1e-15, atol=0) and attention == 1.0
     theta = frequencies_from_config(CONFIGS["llama3_8b"]).theta
@@ -35,7 +35,7 @@ def test_linear_is_position_interpolation():
 
 
 def test_llama3_matches_the_llama31_bands():
-    theta = frequencies_from_config(CONFIGS["llama3_1_8b"]).theta
+    theta = frequencies_from_config(CONFIGS["llama3_1_8b_instruct"]).theta
     assert np.allclose(theta, llama31_frequencies(128, 500000.0), rtol=1e-12)
 
 
@@ -100,7 +100,7 @@ def test_bad_types():
     with pytest.raises(TypeError, match="config must be a mapping"):
         frequencies_from_config([("rope_theta", 1e4)])
     with pytest.raises(ValueError, match="seq_len must be an integer >= 1"):
-        frequencies_from_config(CONFIGS["llama2_7b"], seq_len=0)
+        frequencies_from_config(CONFIGS["llama2_7b_chat_hf"], seq_len=0)
 
 
 def test_hf_dynamic_with_factor_one_is_ropemaths_dynamic_ntk():
@@ -129,7 +129,7 @@ def test_layout_verdicts_table_of_notebook_07():
 
 
 def test_gemma3_4x_config_requires_the_layer_type():
-    flat = CONFIGS["gemma3_1b"]  # rope_theta 1e6 on full-attention layers, rope_local_base_freq 1e4 on the others
+    flat = {"model_type": "gemma3_text", "head_dim": 256, "rope_theta": 1e6, "rope_local_base_freq": 1e4}
     with pytest.raises(ValueError, match="layer_type must be one of 'full_attention', 'sliding_attention'"):
         frequencies_from_config(flat)  # never silently the global layers' theta
     assert np.array_equal(frequencies_from_config(flat, layer_type="full_attention").theta, frequencies(256, 1e6))
@@ -138,12 +138,47 @@ def test_gemma3_4x_config_requires_the_layer_type():
         frequencies_from_config(flat, layer_type="global")
 
 
-def test_gemma3_text_config_scales_only_the_global_layers():
-    flat = CONFIGS["gemma3_12b"]  # multimodal: the text model's keys are in text_config; linear factor 8
-    full = frequencies_from_config(flat, layer_type="full_attention").theta
-    local = frequencies_from_config(flat, layer_type="sliding_attention").theta
-    assert np.allclose(full, frequencies(256, 1e6) / 8, rtol=1e-15) and np.array_equal(local, frequencies(256, 1e4))
-    assert not np.allclose(local, frequencies(256, 1e4) / 8)  # negative control: the local layers are not scaled
+@pytest.mark.parametrize(("name", "head_dim"), [("gemma3_4b_it", 256), ("gemma3_27b_it", 128)])
+def test_gemma3_published_configs_scale_only_the_global_layers(name, head_dim):
+    flat = CONFIGS[name]  # multimodal: the text model's keys are in text_config; linear factor 8; bases left out
+    full = frequencies_from_config(flat, layer_type="full_attention")
+    local = frequencies_from_config(flat, layer_type="sliding_attention")
+    assert np.allclose(full.theta, frequencies(head_dim, 1e6) / 8, rtol=1e-15)
+    assert np.array_equal(local.theta, frequencies(head_dim, 1e4))
+    assert full.filled["rope_theta"] == 1e6 and local.filled["rope_theta"] == 1e4  # Gemma3TextConfig's defaults
+    assert ("head_dim" in full.filled) == (name == "gemma3_4b_it")
+    assert not np.allclose(local.theta, frequencies(head_dim, 1e4) / 8)  # negative control: local layers unscaled
+
+
+def test_copies_are_unedited_and_derived_files_say_what_they_change():
+    """Copies carry no key of ours; every derived or typed file names its nature in `_source`."""
+    for name, config in CONFIGS.items():
+        source = config.get("_source", "")
+        assert source == "" or re.match(r"(DERIVED from \w+\.(json|yml)|EXCERPT, typed)", source), name
+    copies = {n for n, c in CONFIGS.items() if "_source" not in c}
+    assert copies == {"deepseek_v3", "gemma2_9b_it", "gemma3_27b_it", "gemma3_4b_it", "gptj_6b_mesh_transformer_jax",
+                      "llama2_7b_chat_hf", "llama3_1_8b_instruct", "qwen2_5_7b_instruct", "qwen3_8b"}
+    readme = (PUBLISHED / "README.md").read_text(encoding="utf-8")
+    assert all(f"`{p.name}`" in readme for p in PUBLISHED.iterdir() if p.suffix in (".json", ".yml"))
+
+
+def test_derived_files_equal_their_source_plus_the_stated_change():
+    for derived, source in (("llama2_7b_dynamic", "llama2_7b_chat_hf"), ("qwen2_5_7b_yarn", "qwen2_5_7b_instruct")):
+        rest = {k: v for k, v in CONFIGS[derived].items() if k not in ("_source", "rope_scaling")}
+        assert rest == {k: v for k, v in CONFIGS[source].items() if k != "rope_scaling"}
+    mesh = CONFIGS["gptj_6b_mesh_transformer_jax"]
+    gptj = frequencies_from_config(CONFIGS["gptj_6b"]).theta
+    assert 2 * gptj.size == mesh["pe_rotary_dims"] and CONFIGS["gptj_6b"]["hidden_size"] == mesh["d_model"]
+    yml = (PUBLISHED / "gpt_neox_20b_training.yml").read_text(encoding="utf-8")
+    neox = CONFIGS["gpt_neox_20b"]
+    for key, value in (("hidden-size", neox["hidden_size"]), ("num-attention-heads", neox["num_attention_heads"]),
+                       ("rotary_pct", neox["partial_rotary_factor"])):
+        assert re.search(rf'"{key}": {value},', yml), key
+
+
+def test_published_config_names_the_choices():
+    with pytest.raises(ValueError, match="name must be one of deepseek_v3, "):
+        published_config("llama2_7b")
 
 
 def test_transformers5_per_layer_rope_parameters():
@@ -155,14 +190,15 @@ def test_transformers5_per_layer_rope_parameters():
     with pytest.raises(ValueError, match="layer_type must be one of"):
         frequencies_from_config(config)
     with pytest.raises(ValueError, match="layer_type must be None"):
-        frequencies_from_config(CONFIGS["llama2_7b"], layer_type="full_attention")
+        frequencies_from_config(CONFIGS["llama2_7b_chat_hf"], layer_type="full_attention")
 
 
 def test_defaults_are_filled_as_transformers_fills_them_and_reported():
     r = frequencies_from_config({"model_type": "llama", "head_dim": 8})
     assert r.filled == {"rope_theta": 10000.0} and np.array_equal(r.theta, frequencies(8, 1e4))
     assert frequencies_from_config({"model_type": "llama4_text", "head_dim": 8}).filled == {"rope_theta": 500000.0}
-    assert frequencies_from_config(CONFIGS["llama2_7b"]).filled == {}  # nothing to fill: nothing reported
+    assert frequencies_from_config(CONFIGS["llama3_8b"]).filled == {}  # nothing to fill: nothing reported
+    assert frequencies_from_config(CONFIGS["llama2_7b_chat_hf"]).filled == {"rope_theta": 10000.0}  # Llama 2 has none
     yarn = {"rope_theta": 1e4, "head_dim": 64, "max_position_embeddings": 4096, "rope_type": "yarn", "factor": 4.0}
     r = frequencies_from_config(yarn)
     assert r.filled == {"original_max_position_embeddings": 4096}
@@ -198,3 +234,19 @@ def test_proportional_partial_rotary_divides_by_head_dim():
 def test_llama31_frequencies_accept_equal_band_factors():
     th = llama31_frequencies(128, 500000.0, factor=16.0, low_freq_factor=1.0, high_freq_factor=1.0)
     assert np.array_equal(th, frequencies_from_config(CONFIGS["llama4_scout"]).theta)
+
+
+def _last_yarn_row(readme: str) -> str:
+    section = readme.split("## transformers versions", 1)[1].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if re.match(r"\| \d+\.\d+ – \d+\.\d+ \|", line)][-1]
+
+
+def test_readme_yarn_semantics_reach_the_pinned_transformers():
+    """The README's table of YaRN's `factor` per version ends at the version the conformance suite pins (whose
+    test_hf_frequencies checks the Qwen2.5 + YaRN config against transformers itself)."""
+    root = Path(__file__).parents[1]
+    pinned = re.search(r"^transformers==(\d+\.\d+)\.\d+$", (root / "requirements-conformance.txt").read_text(), re.M)[1]
+    row = _last_yarn_row((root / "README.md").read_text(encoding="utf-8"))
+    assert row.split("|")[1].strip().endswith(f"– {pinned}") and "`factor`" in row.split("|")[2]
+    stale = "## transformers versions\n| 4.45 – 4.50 | `factor` | x |\n"
+    assert not _last_yarn_row(stale).split("|")[1].strip().endswith(f"– {pinned}")  # negative control

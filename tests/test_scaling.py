@@ -25,14 +25,12 @@ from ropemath.models.scaling import (
     unseen_angle_pairs,
 )
 from ropemath.models.yarn import (
-    llama31_bands,
     llama31_frequencies,
     yarn_attention_factor,
     yarn_correction_dim,
     yarn_correction_range,
     yarn_frequencies,
     yarn_ramp,
-    yarn_reference_frequencies,
 )
 
 D, BASE, L, S = 128, 10000.0, 4096, 16.0  # the setting of notebook 08
@@ -203,7 +201,7 @@ def test_yarn_paper_matches_the_loop(d, base, s, length):
 @pytest.mark.parametrize("d, base, s, length", [(128, 1e4, 16.0, 4096), (128, 1e4, 8.0, 4096), (64, 5e5, 4.0, 2048),
                                                 (8, 100.0, 4.0, 64), (16, 1e4, 2.0, 16)])
 def test_yarn_reference_matches_the_loop(d, base, s, length, truncate):
-    got = yarn_reference_frequencies(d, base, scale=s, original_length=length, truncate=truncate)
+    got = yarn_frequencies(d, base, scale=s, original_length=length, truncate=truncate)
     assert close(got, loop_yarn_reference(d, base, s, length, truncate=truncate))
 
 
@@ -233,7 +231,7 @@ def test_yarn_paper_vs_reference_difference_is_pinned(s, worst_pair, worst_ratio
     paper = np.array(loop_yarn_paper(D, BASE, s, L))
     ref = np.array(loop_yarn_reference(D, BASE, s, L))
     ours_p = yarn_frequencies(D, BASE, scale=s, original_length=L, formula="paper")
-    ours_r = yarn_reference_frequencies(D, BASE, scale=s, original_length=L)
+    ours_r = yarn_frequencies(D, BASE, scale=s, original_length=L)
     differ = np.flatnonzero(np.abs(ours_r - ours_p) > 1e-12 * ours_p)
     assert differ.tolist() == list(range(21, 46))  # paper γ: pairs 21..45 are inside (20.94, 45.03)
     assert np.array_equal(ours_p[:21], frequencies(D)[:21]) and np.array_equal(ours_r[:21], frequencies(D)[:21])
@@ -259,7 +257,7 @@ def test_yarn_difference_split_into_ramp_shape_and_rounding(s, shape, rounding):
     paper = np.array(loop_yarn_paper(D, BASE, s, L))
     untrunc = np.array(loop_yarn_reference(D, BASE, s, L, truncate=False))
     trunc = np.array(loop_yarn_reference(D, BASE, s, L, truncate=True))
-    assert close(yarn_reference_frequencies(D, BASE, scale=s, original_length=L, truncate=False), untrunc)
+    assert close(yarn_frequencies(D, BASE, scale=s, original_length=L, truncate=False), untrunc)
     by_shape, by_rounding = untrunc / paper, trunc / untrunc
     assert (int(np.argmax(by_shape)), round(float(by_shape.max()), 4)) == shape
     assert by_shape.min() == pytest.approx(1.0, abs=1e-15)  # the shape alone never lowers a frequency here
@@ -270,7 +268,7 @@ def test_yarn_difference_split_into_ramp_shape_and_rounding(s, shape, rounding):
 
 def test_yarn_reference_ramp_is_linear_in_index_paper_ramp_linear_in_r():
     th = frequencies(D)
-    w_ref = (yarn_reference_frequencies(D, BASE, scale=S, original_length=L) / th - 1 / S) / (1 - 1 / S)
+    w_ref = (yarn_frequencies(D, BASE, scale=S, original_length=L) / th - 1 / S) / (1 - 1 / S)
     w_paper = (yarn_frequencies(D, BASE, scale=S, original_length=L, formula="paper") / th - 1 / S) / (1 - 1 / S)
     i = np.arange(21, 46)
     assert np.allclose(np.diff(w_ref[i]), -1 / 26, atol=1e-12)  # linear in i, slope -1/(high - low)
@@ -286,6 +284,12 @@ def test_yarn_attention_factor():
 
 
 # --- Llama 3.1 -------------------------------------------------------------------------------
+
+
+def llama31_bands(d=128, base=500000.0, *, factor=8.0, **kw):
+    """Each pair's branch of llama31_frequencies, read off the frequencies: kept, blended or divided."""
+    new, old = llama31_frequencies(d, base, factor=factor, **kw), frequencies(d, base)
+    return np.where(new == old, "kept", np.where(new == old / factor, "divided", "blended"))
 
 
 def test_llama31_matches_the_loop_and_counts():
@@ -432,11 +436,11 @@ def test_unseen_angle_counts_per_method():
         (lambda: yarn_correction_dim(0.0, 128, 1e4, 4096), ValueError, "num_rotations"),
         (lambda: yarn_correction_dim(1.0, 128, 1.0, 4096), ValueError, "base"),
         (lambda: yarn_correction_range(128, 1e4, 4096, truncate="yes"), TypeError, "truncate"),
-        (lambda: yarn_reference_frequencies(128, scale=0.0, original_length=4096), ValueError, "scale"),
+        (lambda: yarn_frequencies(128, scale=0.0, original_length=4096), ValueError, "scale"),
         (lambda: yarn_attention_factor(0.5), ValueError, "scale"),
         (lambda: llama31_frequencies(factor=0.5), ValueError, "factor"),
         (lambda: llama31_frequencies(low_freq_factor=4.0, high_freq_factor=1.0), ValueError, "low_freq_factor"),
-        (lambda: llama31_bands(original_length=True), TypeError, "original_length"),
+        (lambda: llama31_frequencies(original_length=True), TypeError, "original_length"),
         (lambda: never_full_turn([1.0, -0.5], 10), ValueError, "theta"),
         (lambda: never_full_turn([1.0], 0), ValueError, "length"),
         (lambda: angle_range_ratio([1.0, 0.5], [1.0], length=4, new_length=8), ValueError, "theta_new"),
@@ -474,7 +478,7 @@ def test_unseen_angles_figure_is_registered_and_labelled():
 
 def test_yarn_frequencies_default_is_the_reference_code_and_paper_is_explicit():
     code = yarn_frequencies(128, 1e4, scale=16.0, original_length=4096)
-    assert np.array_equal(code, yarn_reference_frequencies(128, 1e4, scale=16.0, original_length=4096))
+    assert close(code, loop_yarn_reference(128, 1e4, 16.0, 4096))  # the reference code, written as a loop
     paper = yarn_frequencies(128, 1e4, scale=16.0, original_length=4096, formula="paper")
     assert not np.allclose(code, paper)  # the two ramps differ: the default is not the paper's
     with pytest.raises(ValueError, match="formula must be 'code' or 'paper'"):

@@ -1,18 +1,8 @@
-r"""Which pairing each implementation uses, as a table of verdicts: offline re-typings and, if installed, the real code.
+r"""Which pairing each implementation uses: Meta's complex form, GPT-J's ``rotate_every_two`` and ``rotate_half``
+against :func:`ropemath.apply_rope` in both layouts, offline and (if installed) on the real packages.
 
-Scope: :func:`layout_verdicts` compares ropemath's numpy re-typings of Meta's complex form, GPT-J's
-``rotate_every_two`` and GPT-NeoX / Hugging Face's ``rotate_half`` with :func:`ropemath.apply_rope` in both
-layouts and returns, per implementation and layout, whether they agree within a stated bound.
-:func:`real_layout_verdicts` runs the same comparison on the real packages (transformers' Llama and GPT-J
-``apply_rotary_pos_emb``, Meta's ``llama_models`` ``apply_rotary_emb``, ``rotary_embedding_torch``) when they are
-installed (``make conformance``) and returns ``None`` otherwise, so a notebook's stored output does not
-depend on torch being present: it prints the offline table and asserts that the real one, when there is one,
-is identical.  Both feed every implementation the same float64 angles, so only pairing and arithmetic are
-compared.
-
-References: Meta ``llama_models.llama3.model.apply_rotary_emb``; transformers ``models/llama`` and
-``models/gptj``; lucidrains ``rotary_embedding_torch``; ``tests/conformance/test_apply_conformance.py`` pins
-the real packages with more dtypes, head dims and positions.
+References: Meta ``llama_models`` ``apply_rotary_emb``; transformers ``models/llama``, ``models/gptj``;
+lucidrains ``rotary_embedding_torch``.
 """
 
 from __future__ import annotations

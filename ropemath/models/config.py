@@ -1,53 +1,31 @@
-r"""From a Hugging Face model config to the per-pair frequencies θ_i and the attention factor.
+r"""From a Hugging Face model config to θ_i and the attention factor, as transformers 5.24 computes them.
 
-Scope: :func:`frequencies_from_config`, which reads the RoPE keys of a Hugging Face config
-(``rope_parameters`` in transformers 5.x, ``rope_scaling`` before; nested or flat) and returns
-:math:`\theta_i` (transformers' ``inv_freq``) and the attention factor (transformers'
-``attention_scaling``, which multiplies cos and sin) for the rope types ``default``, ``linear``,
-``dynamic``, ``yarn``, ``longrope`` (old name ``su``; ``yarn`` in a Phi-3 config), ``llama3`` and
-``proportional``.  The formulas are
-those of transformers' ``modeling_rope_utils.py`` (``ROPE_INIT_FUNCTIONS``, version 5.24), restated in float64.
+Scope: :func:`frequencies_from_config` (rope types ``default``, ``linear``, ``dynamic``, ``yarn``, ``longrope``
+(old name ``su``), ``llama3``, ``proportional``; defaults filled as transformers fills them, and reported;
+per-layer RoPE needs ``layer_type``; M-RoPE refused) and :func:`published_config` (the configs shipped with
+ropemath, provenance in ``published_configs/README.md``).  θ_i in float64 (transformers rounds to float32).
 
-Defaults: where a config leaves a key out, transformers fills it; so does this function, the same way, and
-says so in the result's ``filled``: ``rope_theta`` from the model type's ``default_theta`` (10000 unless the
-config class overrides it: 500000 for ``llama4``/``cohere``, 10⁶ (global) and 10⁴ (local) for Gemma 3), and
-``original_max_position_embeddings`` of ``yarn``/``llama3``/``longrope`` from the top-level key (Phi-3) or
-``max_position_embeddings``.
-
-Per-layer RoPE: a config whose layers use different θ (transformers 5.x ``rope_parameters`` keyed by layer
-type, e.g. Gemma 3's ``full_attention``/``sliding_attention``; a 4.x Gemma 3 config with
-``rope_local_base_freq``) needs ``layer_type=``; without it the call raises instead of returning one
-layer's θ.  Configs with a ``text_config`` (Llama 4, Gemma 3 multimodal) are read from it.  M-RoPE
-(``mrope_section``, Qwen2-VL) is refused with a one-line message: its pairs follow three position axes.
-
-Precision: transformers computes ``inv_freq`` in float32; ropemath returns the float64 value of
-the same formula (the *exact* value up to float64 rounding, not HF's float32 rounding).  The two
-differ by the float32 rounding of transformers: a few float32 ulps (``tests/conformance/`` bounds
-it at 8 ulp relative, i.e. :math:`8 \cdot 2^{-23}`, against the real package).  Where HF rounds to
-integers on purpose (YaRN's ``truncate``), ropemath does the same.
-
-Names: ``rope_theta`` ↔ ``base``, ``factor`` ↔ the scale :math:`s = L'/L`, ``inv_freq`` ↔ ``theta``;
-``head_dim × partial_rotary_factor`` rotary dimensions (pairs ``d/2``).  Partial rotary is honoured
-for every type (as GPT-NeoX's rotary class does; transformers' Llama class ignores
-``partial_rotary_factor`` for the default type).
-
-References: Hugging Face transformers 5.x, ``modeling_rope_utils.py`` (``_compute_*_parameters``);
-Peng et al., *YaRN*, arXiv:2309.00071; Ding et al., *LongRoPE*, arXiv:2402.13753 (Phi-3);
-Meta, Llama 3.1 ``apply_scaling``; bloc97/emozilla, dynamic NTK (Reddit, 2023).
+References: transformers ``modeling_rope_utils.py`` (5.24); Peng et al., *YaRN*, arXiv:2309.00071;
+Ding et al., *LongRoPE*, arXiv:2402.13753; Meta, Llama 3.1 ``apply_scaling``.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import numbers
 from collections.abc import Mapping
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from ropemath.core._validate import MAX_D, check_int, finite_result
+from ropemath.models.yarn import llama31_frequencies, yarn_frequencies
 
-__all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config"]
+__all__ = ["ROPE_TYPES", "RopeFrequencies", "frequencies_from_config", "published_config"]
+
+PUBLISHED = Path(__file__).with_name("published_configs")  # provenance of every file: its README.md
 
 ROPE_TYPES = ("default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional")
 ALIASES = {"su": "longrope"}  # transformers' Phi-3 config reads the old name "su" as LongRoPE
@@ -110,6 +88,8 @@ def _flatten(config: object, layer_type: object) -> dict:
 def _fill_defaults(flat: dict, rope_type: str) -> dict:
     """Fill the keys transformers 5.24 fills (``standardize_rope_params``); return what was filled."""
     filled = {}
+    if flat.get("head_dim") is None and flat.get("model_type") in GEMMA3_TYPES:
+        filled["head_dim"] = 256  # Gemma3TextConfig's default, which gemma-3-4b-it's config relies on
     if flat.get("rope_theta") is None:
         if flat.get("model_type") in GEMMA3_TYPES:
             filled["rope_theta"] = 10_000.0 if flat.get("_layer_type") == "sliding_attention" else 1_000_000.0
@@ -133,7 +113,7 @@ def _number(flat: dict, key: str, *, positive: bool = True, default: object = No
 
 
 def _rotary_dim(flat: dict) -> int:
-    head_dim = flat.get("head_dim")
+    head_dim = flat.get("qk_rope_head_dim", flat.get("head_dim"))  # DeepSeek-V2/V3 (MLA): the rotated part
     if head_dim is None and "hidden_size" in flat and "num_attention_heads" in flat:
         head_dim = int(_number(flat, "hidden_size")) // int(_number(flat, "num_attention_heads"))
     head_dim = int(_number(flat, "head_dim", default=head_dim))
@@ -158,7 +138,7 @@ def _factor_list(flat: dict, key: str, pairs: int) -> np.ndarray:
     return arr
 
 
-def _yarn(flat: dict, theta: np.ndarray, base: float, dim: int) -> tuple[np.ndarray, float]:
+def _yarn(flat: dict, base: float, dim: int) -> tuple[np.ndarray, float]:
     original = _number(flat, "original_max_position_embeddings")
     factor = flat.get("factor")
     factor = _number(flat, "max_position_embeddings") / original if factor is None else _number(flat, "factor")
@@ -173,38 +153,17 @@ def _yarn(flat: dict, theta: np.ndarray, base: float, dim: int) -> tuple[np.ndar
         attention = mscale(factor, _number(flat, "mscale")) / mscale(factor, _number(flat, "mscale_all_dim"))
     else:
         attention = mscale(factor)
-    beta_fast = flat.get("beta_fast") or 32
-    beta_slow = flat.get("beta_slow") or 1
-
-    def correction_dim(rotations: float) -> float:  # the pair index whose wavelength fits `rotations` times
-        return dim * math.log(original / (rotations * 2 * math.pi)) / (2 * math.log(base))
-
-    low, high = correction_dim(_number(flat, "beta_fast", default=beta_fast)), correction_dim(
-        _number(flat, "beta_slow", default=beta_slow)
-    )
-    if flat.get("truncate", True):
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, dim - 1)
-    if low == high:
-        high += 0.001  # as transformers: avoid a division by zero
-    ramp = np.clip((np.arange(dim // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
-    keep = 1.0 - ramp  # 1: extrapolate (keep θ_i), 0: interpolate (θ_i / factor)
-    return theta / factor * (1.0 - keep) + theta * keep, float(attention)
+    theta = yarn_frequencies(dim, base, scale=factor, original_length=round(original),
+                             truncate=flat.get("truncate", True),
+                             beta_fast=flat.get("beta_fast") or 32, beta_slow=flat.get("beta_slow") or 1)
+    return theta, float(attention)
 
 
-def _llama3(flat: dict, theta: np.ndarray) -> np.ndarray:
-    factor = _number(flat, "factor")
-    low, high = _number(flat, "low_freq_factor"), _number(flat, "high_freq_factor")
-    if high < low:
-        raise ValueError(f"config['high_freq_factor'] must be >= low_freq_factor ({low!r}), got {high!r}")
-    original = _number(flat, "original_max_position_embeddings")
-    wavelength = 2 * math.pi / theta
-    out = np.where(wavelength > original / low, theta / factor, theta)
-    medium = (wavelength >= original / high) & (wavelength <= original / low)
-    if np.any(medium) and high > low:  # with low == high (Llama 4) there is no band to blend
-        smooth = (original / wavelength[medium] - low) / (high - low)
-        out[medium] = (1 - smooth) * theta[medium] / factor + smooth * theta[medium]
-    return out
+def _llama3(flat: dict, base: float, dim: int) -> np.ndarray:
+    return llama31_frequencies(dim, base, factor=_number(flat, "factor"),
+                               low_freq_factor=_number(flat, "low_freq_factor"),
+                               high_freq_factor=_number(flat, "high_freq_factor"),
+                               original_length=round(_number(flat, "original_max_position_embeddings")))
 
 
 @finite_result
@@ -230,7 +189,7 @@ def frequencies_from_config(
     ``config``: a dict with HF's keys, flat or with a nested ``rope_parameters`` / ``rope_scaling``
     (``rope_type`` or legacy ``type``; missing means ``default``), or a ``text_config``.  ``layer_type``
     (``"full_attention"`` or ``"sliding_attention"``) is required exactly when the config's layers use
-    different RoPE.  Other keys are ignored.
+    different RoPE; ``qk_rope_head_dim`` (DeepSeek's MLA) stands for ``head_dim``.  Other keys are ignored.
 
     >>> r = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8})
     >>> r.theta.tolist(), r.attention_factor, r.filled
@@ -275,9 +234,9 @@ def frequencies_from_config(
         new_base = base * ((factor * current / length) - (factor - 1)) ** (dim / (dim - 2))
         return RopeFrequencies(new_base**-exponents, 1.0, filled)
     if rope_type == "yarn":
-        return RopeFrequencies(*_yarn(flat, theta, base, dim), filled)
+        return RopeFrequencies(*_yarn(flat, base, dim), filled)
     if rope_type == "llama3":
-        return RopeFrequencies(_llama3(flat, theta), 1.0, filled)
+        return RopeFrequencies(_llama3(flat, base, dim), 1.0, filled)
     # longrope
     original = _number(flat, "original_max_position_embeddings")
     factor = flat.get("factor")
@@ -290,3 +249,20 @@ def frequencies_from_config(
     key = "long_factor" if seq_len is not None and seq_len > original else "short_factor"
     ext = _factor_list(flat, key, dim // 2)
     return RopeFrequencies(theta / ext, float(attention), filled)
+
+
+def published_config(name: str) -> dict:
+    r"""Return a model's ``config.json`` as shipped with ropemath (``ropemath/models/published_configs``).
+
+    .. math:: \mathrm{name} \mapsto \texttt{json.load}(\texttt{published\_configs/name.json})
+
+    Most files are copies of the published ``config.json`` found in public repositories; a few are typed
+    excerpts or derived variants and say so in their ``_source`` key.  Source of each: the folder's README.
+
+    >>> published_config("llama3_1_8b_instruct")["rope_scaling"]["rope_type"]
+    'llama3'
+    """
+    names = sorted(p.stem for p in PUBLISHED.glob("*.json"))
+    if name not in names:
+        raise ValueError(f"name must be one of {', '.join(names)}, got {name!r}")
+    return json.loads((PUBLISHED / f"{name}.json").read_text(encoding="utf-8"))

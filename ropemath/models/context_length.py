@@ -1,25 +1,9 @@
-r"""Context extension, for teaching: the critical pair, two readings of YaRN's ramp, and published bases checked.
-
-Scope: small computations that notebook 08 shows and the tests pin.
-
-* :func:`critical_pair` — the last pair whose wavelength fits in the training length (the
-  "critical dimension" of Liu et al., as a pair index from 0);
-* :func:`yarn_bprime_frequencies` and :func:`yarn_bands` — YaRN's ramp with :math:`r_i` computed
-  from the NTK base :math:`b'` (the paper's r(d) read literally) instead of :math:`b` (what the
-  reference code and :func:`ropemath.yarn_frequencies` do), and the kept / blended / interpolated
-  bands of any YaRN variant;
-* :func:`yarn_paper_vs_code` — where and by how much the paper's and the reference code's YaRN
-  differ, split into the ramp's shape and the rounding of its ends;
-* :func:`round_up` and :func:`check_published_bases` — printed values of Men et al.'s :math:`b^*` that
-  satisfy the condition, and the published bases of Men et al. evaluated against the very
-  condition they come from (:math:`\min_{0\le m<L}\sum_i\cos m\theta_i \ge 0`).
+r"""Context extension, for teaching: the critical pair, two readings of YaRN's ramp, Men et al.'s published bases.
 
 Conventions: index ``i`` from 0, :math:`\theta_i = b^{-2i/d}`, :math:`\lambda_i = 2\pi/\theta_i`.
 
-References: Liu et al., *Scaling Laws of RoPE-based Extrapolation*, arXiv:2310.05209 (critical
-dimension); Peng et al., *YaRN*, arXiv:2309.00071 §3.2 and github.com/jquesnelle/yarn
-(``find_correction_dim`` uses the original base); Men et al., *Base of RoPE Bounds Context
-Length*, arXiv:2405.14591 (Table of lower bounds, d = 128); Su, kexue.fm/archives/10122.
+References: Liu et al., arXiv:2310.05209 (critical dimension); Peng et al., *YaRN*, arXiv:2309.00071 §3.2 and
+github.com/jquesnelle/yarn; Men et al., arXiv:2405.14591; Su, kexue.fm/archives/10122.
 """
 
 from __future__ import annotations
@@ -33,7 +17,7 @@ import numpy.typing as npt
 from ropemath.core._validate import check_base, check_d, check_int, check_real, check_scale
 from ropemath.core.rotation import frequencies
 from ropemath.models.scaling import ntk_base
-from ropemath.models.yarn import yarn_frequencies, yarn_ramp, yarn_reference_frequencies
+from ropemath.models.yarn import yarn_frequencies, yarn_ramp
 from ropemath.theory.base_bound import base_lower_bound, cosine_sum_minimum, failing_intervals
 
 __all__ = [
@@ -141,7 +125,7 @@ def yarn_paper_vs_code(d: int, base: float, *, scale: float, original_length: in
         \cdot \frac{\theta^{\mathrm{code}}_i}{\theta^{\mathrm{untrunc}}_i}
 
     (ramp shape × rounding of the ramp's ends).  A pair "differs" when the relative difference
-    exceeds 1e-12.  Source: :func:`ropemath.yarn_frequencies`, :func:`ropemath.yarn_reference_frequencies`.
+    exceeds 1e-12.  Source: :func:`ropemath.yarn_frequencies`.
 
     >>> c = yarn_paper_vs_code(128, 10000.0, scale=16.0, original_length=4096)
     >>> c.differ, c.highest[0], round(c.highest[1], 4)
@@ -149,8 +133,8 @@ def yarn_paper_vs_code(d: int, base: float, *, scale: float, original_length: in
     """
     kw = {"scale": scale, "original_length": original_length}
     p = yarn_frequencies(d, base, formula="paper", **kw)
-    c = yarn_reference_frequencies(d, base, **kw)
-    u = yarn_reference_frequencies(d, base, truncate=False, **kw)
+    c = yarn_frequencies(d, base, **kw)
+    u = yarn_frequencies(d, base, truncate=False, **kw)
     differ = np.flatnonzero(np.abs(c - p) > 1e-12 * p)
     cp, up, cu = c / p, u / p, c / u
 

@@ -1,15 +1,8 @@
-r"""RoPE as deployed: low-precision pipelines, left-padded positions and dynamic NTK while decoding.
+r"""RoPE as deployed: bfloat16 and TF32 pipelines, left-padded positions, dynamic NTK while decoding.
 
-* :func:`to_tf32`, :func:`rope_pipeline` — a bfloat16 model's RoPE as transformers runs it (float32
-  angles, cos/sin cast to bfloat16, each product and the sum rounded to bfloat16), as Meta's reference
-  code runs it (rotation in float32, result cast back), in float64, and with the angle matmul in TF32;
-* :func:`left_padded_positions`, :func:`dynamic_ntk_decode_scores` — positions of a left-padded batch
-  (``position_ids`` vs the cache slot), and dynamic NTK during decoding as transformers caches it.
-
-References: transformers ``LlamaRotaryEmbedding.forward``, ``modeling_rope_utils.dynamic_rope_update`` and
-``GenerationMixin`` (``position_ids`` from the attention mask); the TF32 angle matmul:
-https://github.com/huggingface/transformers/issues/48428 and /pull/48450;
-Meta ``llama`` ``apply_rotary_emb`` (``xq.float()``, ``type_as``); emozilla, dynamic NTK (2023).
+References: transformers ``LlamaRotaryEmbedding.forward`` and ``dynamic_rope_update``; the TF32 angle matmul:
+https://github.com/huggingface/transformers/issues/48428 and /pull/48450; Meta ``llama`` ``apply_rotary_emb``;
+emozilla, dynamic NTK (2023).
 """
 
 from __future__ import annotations

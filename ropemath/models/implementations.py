@@ -1,33 +1,9 @@
-r"""RoPE as the public implementations write it, and the weight permutation between layouts (numpy).
+r"""RoPE as the public implementations write it, in numpy: Meta's complex form, GPT-J's ``rotate_every_two``,
+GPT-NeoX / Hugging Face ``rotate_half``, partial rotary, the per-head W_q/W_k permutation between the layouts,
+and a small multi-head attention.  Angles in float64, as in :func:`ropemath.apply_rope`.
 
-Scope: numpy re-statements of the rotary embedding of four public code bases, each written
-from the documented behaviour of the named function (no code copied), so a notebook can show
-that each one is :func:`ropemath.apply_rope` in one of the two pair layouts:
-
-* Meta Llama (``precompute_freqs_cis``, ``apply_rotary_emb``): pairs ``(x[2i], x[2i+1])`` read
-  as complex numbers and multiplied by :math:`e^{\mathrm{i} m\theta_i}` (interleaved layout);
-* GPT-J / mesh-transformer-jax (``rotate_every_two``): interleaved, with each sin/cos value
-  repeated for the two coordinates of its pair;
-* GPT-NeoX and transformers' Llama-style models (``rotate_half``): pairs ``(x[i], x[i+d/2])``,
-  cos/sin built from ``cat(freqs, freqs)`` (half layout).  The layout is per model in transformers:
-  Llama 4 keeps Meta's complex form, Cohere's ``rotate_half`` pairs neighbours (interleaved), DeepSeek-V3
-  rotates interleaved pairs and writes them out in the half layout (``tests/conformance/test_model_classes.py``);
-* partial rotary (GPT-J ``rotary_dim``, GPT-NeoX ``rotary_pct``): only the first ``rotary_dim``
-  coordinates of a head are rotated, the rest pass through.
-
-Plus the per-head row permutation of :math:`W_q, W_k` that Hugging Face's Llama conversion
-applies so that the half layout reproduces Meta's scores (:func:`permute_for_half`, inverse
-:func:`permute_for_interleaved`), and a small multi-head attention
-(:func:`multihead_rope_attention`) to measure what happens with and without it.
-
-Angles are always formed in float64 here, as in :func:`ropemath.apply_rope` (the public code
-forms them in float32; :mod:`ropemath.core.precision` measures what that costs).
-
-References: Meta ``llama/model.py`` (``precompute_freqs_cis``, ``apply_rotary_emb``);
-``kingoflolz/mesh-transformer-jax`` (``rotate_every_two``, ``apply_rotary_pos_emb``);
-EleutherAI ``gpt-neox`` and Hugging Face ``transformers`` (``rotate_half``,
-``apply_rotary_pos_emb``, ``convert_llama_weights_to_hf.py`` ``permute``); RoFormer,
-arXiv:2104.09864 v5, eq. (34).
+References: Meta ``llama/model.py``; kingoflolz/mesh-transformer-jax; EleutherAI gpt-neox; transformers
+``apply_rotary_pos_emb`` and ``convert_llama_weights_to_hf.py``; RoFormer, arXiv:2104.09864 v5, eq. (34).
 """
 
 from __future__ import annotations
@@ -81,8 +57,7 @@ def meta_freqs_cis(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarra
     .. math::
         \mathrm{freqs\_cis}[m, i] = \mathrm{polar}(1, m\theta_i) = \cos m\theta_i + \mathrm{i}\sin m\theta_i
 
-    Source: Meta Llama ``precompute_freqs_cis(dim, end, theta)``, which builds
-    ``polar(ones, outer(arange(end), freqs))``; here the positions are given explicitly.
+    Source: Meta Llama ``precompute_freqs_cis`` (``polar(ones, outer(arange(end), freqs))``), positions explicit.
 
     >>> meta_freqs_cis(1, 4, base=100.0).round(4).tolist()
     [(0.5403+0.8415j), (0.995+0.0998j)]
@@ -101,10 +76,8 @@ def meta_llama_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0
         = (x_{2i}\cos m\theta_i - x_{2i+1}\sin m\theta_i)
         + \mathrm{i}\,(x_{2i}\sin m\theta_i + x_{2i+1}\cos m\theta_i)
 
-    Source: Meta Llama ``apply_rotary_emb``: reshape the last axis to ``(d/2, 2)``, view it as
-    complex (``view_as_complex``), multiply by ``freqs_cis``, view back as real pairs and
-    flatten.  The same reinterpretation is done here with ``ndarray.view`` on a complex128
-    copy; the result has ``x``'s dtype.  Interleaved layout (RoFormer §3.2.1, eq. 34).
+    Source: Meta Llama ``apply_rotary_emb`` (``view_as_complex``, times ``freqs_cis``, view back as real pairs);
+    here ``ndarray.view`` on a complex128 copy, result in ``x``'s dtype.  Interleaved layout.
 
     >>> meta_llama_rope(np.array([1.0, 0.0, 1.0, 0.0]), 1, base=1e4).round(4)
     array([0.5403, 0.8415, 1.    , 0.01  ])
@@ -125,8 +98,7 @@ def rotate_every_two(x: npt.ArrayLike) -> np.ndarray:
         \mathrm{rotate\_every\_two}(x)_{2i} = -x_{2i+1}, \quad
         \mathrm{rotate\_every\_two}(x)_{2i+1} = x_{2i}
 
-    Source: mesh-transformer-jax / GPT-J ``rotate_every_two`` (stack ``(-x[1::2], x[::2])`` on
-    a new last axis and flatten); the second vector of RoFormer eq. (34).
+    Source: mesh-transformer-jax / GPT-J ``rotate_every_two``; the second vector of RoFormer eq. (34).
 
     >>> rotate_every_two(np.array([1.0, 2.0, 3.0, 4.0])).tolist()
     [-2.0, 1.0, -4.0, 3.0]
@@ -142,9 +114,7 @@ def gptj_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     .. math:: x \otimes (\cos m\theta_0, \cos m\theta_0, \cos m\theta_1, \dots)
         + (-x_1, x_0, -x_3, x_2, \dots) \otimes (\sin m\theta_0, \sin m\theta_0, \sin m\theta_1, \dots)
 
-    Source: mesh-transformer-jax ``apply_rotary_pos_emb`` with ``fixed_pos_embedding``: sin and
-    cos of shape ``(positions, d/2)`` are repeated twice along the last axis (one copy per pair
-    coordinate).  This is RoFormer eq. (34) literally (interleaved layout).
+    Source: mesh-transformer-jax ``apply_rotary_pos_emb`` with ``fixed_pos_embedding``; RoFormer eq. (34).
 
     >>> gptj_rope(np.array([1.0, 0.0, 1.0, 0.0]), 1, base=1e4).round(4)
     array([0.5403, 0.8415, 1.    , 0.01  ])
@@ -162,8 +132,7 @@ def rotate_half(x: npt.ArrayLike) -> np.ndarray:
 
     .. math:: \mathrm{rotate\_half}(x) = (-x_{d/2}, \dots, -x_{d-1}, x_0, \dots, x_{d/2-1})
 
-    Source: GPT-NeoX / Hugging Face ``rotate_half``; it turns each half-layout pair
-    ``(x[i], x[i+d/2])`` by +90°.
+    Source: GPT-NeoX / Hugging Face ``rotate_half``: each half-layout pair ``(x[i], x[i+d/2])`` turned by +90°.
 
     >>> rotate_half(np.array([1.0, 2.0, 3.0, 4.0])).tolist()
     [-3.0, -4.0, 1.0, 2.0]
@@ -180,9 +149,7 @@ def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     .. math:: \cos = \cos(\mathrm{cat}(m\theta, m\theta)), \quad \sin = \sin(\mathrm{cat}(m\theta, m\theta)),
         \quad x' = x \otimes \cos + \mathrm{rotate\_half}(x) \otimes \sin
 
-    Source: Hugging Face ``LlamaRotaryEmbedding`` (``emb = cat(freqs, freqs)``; ``cos``/``sin``
-    of it) and ``apply_rotary_pos_emb``; GPT-NeoX ``RotaryEmbedding``.  Half layout: pair i is
-    ``(x[i], x[i+d/2])``.  (The originals form the angles in float32; here in float64.)
+    Source: Hugging Face ``LlamaRotaryEmbedding`` and ``apply_rotary_pos_emb``; GPT-NeoX ``RotaryEmbedding``.
 
     >>> neox_rope(np.array([1.0, 1.0, 0.0, 0.0]), 1, base=1e4).round(4)
     array([0.5403, 1.    , 0.8415, 0.01  ])
@@ -208,10 +175,8 @@ def partial_rotary(
     .. math:: x' = \big(R^{r}_{\Theta,m}\, x_{[0:r]},\; x_{[r:d]}\big), \quad
         \theta_i = \mathrm{base}^{-2i/r},\ i = 0, \dots, r/2 - 1
 
-    The frequencies are those of a ``rotary_dim``-dimensional RoPE (the exponent is divided by
-    ``r``, not by the head size ``d``), and ``layout`` applies inside the rotated slice.
-    Source: GPT-J (``rotary_dim``: 64 of 256 head dimensions in GPT-J-6B, interleaved) and
-    GPT-NeoX (``rotary_ndims = int(head_size * rotary_pct)``, half layout).
+    ``layout`` applies inside the rotated slice.  Source: GPT-J (``rotary_dim``, interleaved) and GPT-NeoX
+    (``rotary_ndims = int(head_size * rotary_pct)``, half layout).
 
     >>> partial_rotary(np.array([1.0, 0.0, 5.0, 6.0]), 1, 2, layout="interleaved", base=10000.0).round(4).tolist()
     [0.5403, 0.8415, 5.0, 6.0]
@@ -252,11 +217,8 @@ def permute_for_half(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     .. math:: W^{\mathrm{half}}_{h} = W^{\mathrm{inter}}_{h}[P, :], \quad
         P = [0, 2, \dots, d_h - 2, 1, 3, \dots, d_h - 1]
 
-    for each head ``h`` (rows reshaped to ``(n_heads, d_head, d_model)``), so that
-    :math:`W^{\mathrm{half}} x` is the half-layout copy of :math:`W^{\mathrm{inter}} x` in every head.
-    Apply it to :math:`W_q` and :math:`W_k` (and their biases), not to :math:`W_v`.
-    Source: Hugging Face ``convert_llama_weights_to_hf.py`` (``permute``: rows viewed as
-    ``(n_heads, d_head/2, 2, d_model)``, the two middle axes swapped).
+    for each head ``h``; apply it to :math:`W_q`, :math:`W_k` (and biases), not :math:`W_v`.
+    Source: Hugging Face ``convert_llama_weights_to_hf.py`` (``permute``).
 
     >>> permute_for_half(np.arange(8.0), 2).tolist()
     [0.0, 2.0, 1.0, 3.0, 4.0, 6.0, 5.0, 7.0]
@@ -272,8 +234,7 @@ def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
 
     .. math:: W^{\mathrm{inter}}_{h}[P, :] = W^{\mathrm{half}}_{h}
 
-    Source: the inverse of Hugging Face's ``permute`` (used when converting a Hugging Face
-    Llama checkpoint back to Meta's layout).
+    Source: the inverse of Hugging Face's ``permute``.
 
     >>> permute_for_interleaved(np.array([0.0, 2.0, 1.0, 3.0, 4.0, 6.0, 5.0, 7.0]), 2).tolist()
     [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
@@ -302,12 +263,9 @@ def multihead_rope_attention(
     .. math:: s^{h}_{mn} = \frac{(R_{\Theta,m} W^h_q x_m)^\top (R_{\Theta,n} W^h_k x_n)}{\sqrt{d_h}}, \quad
         o^h_m = \sum_n \mathrm{softmax}_n(s^h_{m\cdot})\, W^h_v x_n
 
-    ``x`` has shape (T, d_model); ``w_q, w_k, w_v`` shape (n_heads*d_head, d_model) (rows of head
-    ``h`` are ``h*d_head .. (h+1)*d_head - 1``, as in Llama); ``m`` the T positions (default
-    ``0..T-1``); ``layout`` the pair layout the rotation assumes inside each head.  Returns the
-    pre-softmax scores, shape (n_heads, T, T) (all pairs, no mask), and the output, shape
-    (T, n_heads*d_head), heads concatenated (masked to ``n <= m`` if ``causal``).  Source:
-    RoFormer eq. (16) inside multi-head attention (Vaswani et al. 2017).
+    ``x``: (T, d_model); ``w_q, w_k, w_v``: (n_heads*d_head, d_model), head ``h`` in rows
+    ``h*d_head ..``; ``m``: the T positions (default ``0..T-1``).  Returns the unmasked scores (n_heads, T, T)
+    and the output (T, n_heads*d_head), masked to ``n <= m`` if ``causal``.  Source: RoFormer eq. (16).
 
     >>> x = np.eye(4)
     >>> s, o = multihead_rope_attention(x, np.eye(4), np.eye(4), np.eye(4), 2, layout="interleaved", base=10000.0)

@@ -1,29 +1,7 @@
 r"""Pitfalls of RoPE in practice, each measured: pairing, low-precision angles, caches, aliasing.
 
-Scope:
-
-* :func:`layout_pairs` — the pair each coordinate belongs to, in the interleaved or half layout
-  (the picture of the two layouts);
-* :func:`relative_error` and :func:`distance_band_errors` — Frobenius relative error of a score
-  tensor, overall and per band of distances :math:`|m - n|`;
-* :func:`bfloat16_distances` — the distance :math:`\mathrm{fl}(n+s+r) - \mathrm{fl}(n+s)` that
-  bfloat16 positions still encode, counted over many shifts;
-* :func:`rope_float32_angles` — RoPE (interleaved) with the angles formed in float32, as a
-  framework does, for contrast with :func:`ropemath.apply_rope` (float64 angles);
-* :func:`max_phase_error` — the largest phase error over the pairs, floored for a log plot;
-* :func:`attention_outputs` — causal softmax attention with RoPE on q and k, and optionally
-  (wrongly) on v too: why only q and k are rotated;
-* :func:`cached_key_scores` — a new query against keys cached at their own positions (KV cache
-  with an offset), with separate frequencies for queries and cached keys (dynamic scaling);
-* :func:`aliased_frequency` — the frequency a pair shows at integer positions (what the sign of
-  the exponent in :math:`\theta_i = b^{-2i/d}` decides);
-* :func:`hf_cos_sin_error` — the error of a cos/sin table built as Hugging Face builds it under
-  bfloat16 (angles in float32 or float64, cos and sin cast to bfloat16), per position.
-
-References: RoFormer (Su et al., arXiv:2104.09864 v5) §3.2-3.4, eq. (16), (34); Meta ``llama``
-``precompute_freqs_cis`` (angles in float32, table complex64); GPT-NeoX / Hugging Face ``rotate_half``;
-gpt-neox PR #1016; transformers ``LlamaRotaryEmbedding.forward`` (float32 angles, ``cos.to(x.dtype)``)
-and ``DynamicCache``; transformers PR #29285; emozilla, dynamic NTK (2023).
+References: RoFormer, arXiv:2104.09864 v5, §3.2-3.4; Meta ``precompute_freqs_cis``; gpt-neox PR #1016;
+transformers ``LlamaRotaryEmbedding.forward`` and PR #29285; emozilla, dynamic NTK (2023).
 """
 
 from __future__ import annotations
@@ -108,8 +86,6 @@ def bfloat16_distances(shifts: npt.ArrayLike, distance: int) -> dict[int, int]:
 
     .. math:: \tilde r(s) = \mathrm{fl}_{\mathrm{bf16}}(s + r) - \mathrm{fl}_{\mathrm{bf16}}(s)
 
-    Returns ``{distance seen: number of shifts}``.
-
     >>> bfloat16_distances([0, 1000, 10_000], 5)
     {0: 1, 4: 1, 5: 1}
     """
@@ -124,8 +100,6 @@ def rope_float32_angles(x: npt.ArrayLike, m: float, base: float = 10000.0) -> np
 
     .. math:: \tilde\phi_i = \mathrm{fl}_{32}\big(\mathrm{fl}_{32}(m)\,\mathrm{fl}_{32}(\theta_i)\big), \quad
         (a, b) \mapsto (a\cos\tilde\phi_i - b\sin\tilde\phi_i,\ a\sin\tilde\phi_i + b\cos\tilde\phi_i)
-
-    The contrast to :func:`ropemath.apply_rope`, which keeps float64 angles.
 
     >>> y = rope_float32_angles(np.array([1.0, 0.0], dtype=np.float32), 1.0)
     >>> y.dtype == np.float32, [round(float(v), 4) for v in y]
@@ -172,10 +146,8 @@ def attention_outputs(
         a_{mn} = \operatorname{softmax}_n\Big(\frac{(R_m q_m)^\top (R_n k_n)}{\sqrt d}\Big), \quad
         \tilde v_n = \begin{cases} R_n v_n & \text{rotate\_v} \\ v_n & \text{otherwise}\end{cases}
 
-    The weights depend on :math:`m - n` only (eq. 16); a rotated value carries its absolute
-    position :math:`n` into the output.  ``layout`` (``"interleaved"`` or ``"half"``) is required: a
-    wrong guess would be silent; so is exactly one of ``base`` and ``theta``.  Source: RoFormer §3.2
-    (RoPE is applied to q and k).
+    The weights depend on :math:`m - n` only (eq. 16); a rotated value carries its absolute position into the
+    output.  Source: RoFormer §3.2 (RoPE is applied to q and k).
 
     >>> x = np.eye(2)
     >>> attention_outputs(x, x, x, [0, 1], rotate_v=False, layout="interleaved", base=1e4)[0].tolist()
@@ -207,11 +179,8 @@ def cached_key_scores(
 
     .. math:: s_j = \big(R^{\theta^{q}}_{m}\, q\big)^\top \big(R^{\theta^{k}}_{n_j}\, k_j\big)
 
-    With :math:`\theta^q = \theta^k` this is :math:`q^\top R_{n_j - m} k_j` (eq. 16), so the
-    query must be rotated at its true position :math:`m` (the cache length, not 0).  Dynamic
-    scaling changes :math:`\theta^q` as the sequence grows while the cached keys keep the
-    :math:`\theta^k` they were rotated with.  ``layout`` (``"interleaved"`` or ``"half"``) is
-    required, as in :func:`ropemath.apply_rope`.  Source: RoFormer eq. (16); transformers' KV cache.
+    With :math:`\theta^q = \theta^k` this is :math:`q^\top R_{n_j - m} k_j` (eq. 16); dynamic scaling changes
+    :math:`\theta^q` while cached keys keep their :math:`\theta^k`.  Source: RoFormer eq. (16); transformers' KV cache.
 
     >>> th = np.array([1.0])
     >>> cached_key_scores([1.0, 0.0], [[1.0, 0.0]], [0], 0, layout="interleaved", theta_query=th, theta_keys=th)
@@ -227,9 +196,8 @@ def aliased_frequency(theta: npt.ArrayLike) -> np.ndarray:
 
     .. math:: \tilde\theta = \big|\big((\theta + \pi) \bmod 2\pi\big) - \pi\big|
 
-    Since :math:`\cos(m\theta) = \cos(m\tilde\theta)` and the angle of :math:`m\theta` equals
-    :math:`\pm m\tilde\theta` modulo :math:`2\pi` for integer :math:`m`, a pair with
-    :math:`\theta > \pi` is indistinguishable from a slower one.
+    At integer :math:`m`, :math:`m\theta \equiv \pm m\tilde\theta \pmod{2\pi}`: a pair with :math:`\theta > \pi`
+    looks like a slower one.
 
     >>> aliased_frequency([0.5, 2 * np.pi + 0.5, 2 * np.pi - 0.5]).round(12).tolist()
     [0.5, 0.5, 0.5]
@@ -244,11 +212,8 @@ def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_d
     .. math:: E(m) = \max_i \max\big(|\mathrm{bf16}(\cos\tilde\phi_i) - \cos m\theta_i|,\
         |\mathrm{bf16}(\sin\tilde\phi_i) - \sin m\theta_i|\big)
 
-    :math:`\tilde\phi_i` are the angles formed in ``angle_dtype`` (:func:`ropemath.angles_in_format`);
-    cos and sin are rounded to float32 (Hugging Face evaluates them in float32; for
-    ``"float64"`` angles they are evaluated in float64) and then to bfloat16
-    (``cos.to(dtype=x.dtype)``).  The bfloat16 cast alone costs up to :math:`2^{-9}` (half a
-    bfloat16 spacing just below 1), plus :math:`2^{-24}` for the float32 step.
+    :math:`\tilde\phi_i`: the angles in ``angle_dtype``; cos and sin in float32 (float64 for float64 angles), then
+    cast to bfloat16 as Hugging Face does (``cos.to(dtype=x.dtype)``): up to :math:`2^{-9} + 2^{-24}`.
 
     >>> bool(hf_cos_sin_error([0, 1, 2], 128, angle_dtype="float64").max() <= 2.0**-9 + 2.0**-24)
     True

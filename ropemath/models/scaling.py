@@ -1,25 +1,10 @@
-r"""Context extension as changes of the frequencies: PI, NTK, dynamic NTK; unseen angles.
+r"""Context extension as changes of the frequencies: PI, NTK, dynamic NTK, and the pairs that meet unseen angles.
 
-Scope: each method is a plain function of ``(d, base, scale, ...)`` returning the new
-frequencies :math:`\theta'_i` (float64, shape (d/2,)); the rotation itself is unchanged, so
-the relative-position identity :math:`(R'_m q)^\top (R'_n k) = q^\top R'_{n-m} k` still
-holds exactly (:func:`ropemath.relative_position_error` with ``theta=`` measures it with dense
-matrices built from :math:`\theta'`).  Also here: :func:`extension_frequencies` (every method for one
-setting, including YaRN from :mod:`ropemath.models.yarn`), and the "unseen angles" picture — which
-pairs never complete a full turn within the training length ``L``, and whether a method
-keeps the angles of the extended length ``L'`` inside the range seen in training.  YaRN and
-Llama 3.1 (per-pair blends by wavelength) are in :mod:`ropemath.models.yarn`.
+Conventions: :math:`\theta_i = b^{-2i/d}`, :math:`\lambda_i = 2\pi/\theta_i`, ``scale`` :math:`s = L'/L \ge 1`;
+a context of length ``L`` fills the positions :math:`[0, L)`, so pair ``i`` turns fully iff :math:`\lambda_i \le L`.
 
-Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
-:math:`\theta_{i+1}`); wavelength :math:`\lambda_i = 2\pi/\theta_i`; ``scale`` is
-:math:`s = L'/L \ge 1`; positions of a context of length ``L`` fill :math:`[0, L)`, so the
-largest angle of pair ``i`` is (the supremum) :math:`L\theta_i`.
-
-References: Chen et al., *Extending Context Window of Large Language Models via Positional
-Interpolation*, arXiv:2306.15595; bloc97, "NTK-Aware Scaled RoPE" (r/LocalLLaMA, 2023) and
-emozilla, "Dynamically Scaled RoPE" (2023); Hugging Face transformers ``modeling_rope_utils``
-(``_compute_dynamic_ntk_parameters``); Peng et al., *YaRN*, arXiv:2309.00071 (via
-:mod:`ropemath.models.yarn`).
+References: Chen et al., arXiv:2306.15595 (PI); bloc97 and emozilla (NTK-aware and dynamic NTK, 2023);
+transformers ``_compute_dynamic_ntk_parameters``.
 """
 from __future__ import annotations
 
@@ -36,7 +21,7 @@ from ropemath.core._validate import (
     finite_result,
 )
 from ropemath.core.rotation import frequencies
-from ropemath.models.yarn import yarn_frequencies, yarn_reference_frequencies
+from ropemath.models.yarn import yarn_frequencies
 
 __all__ = [
     "position_interpolation",
@@ -162,7 +147,7 @@ def extension_frequencies(
         "NTK": ntk_frequencies(d, base, scale=s),
         "dynamic NTK at L'": dynamic_ntk_frequencies(d, base, length=round(s * L), original_length=L),
         "YaRN (paper)": yarn_frequencies(d, base, scale=s, original_length=L, formula="paper"),
-        "YaRN (reference code)": yarn_reference_frequencies(d, base, scale=s, original_length=L),
+        "YaRN (reference code)": yarn_frequencies(d, base, scale=s, original_length=L),
     }
 
 

@@ -1,23 +1,10 @@
-r"""YaRN and Llama 3.1 rope scaling: frequencies blended by wavelength, per pair.
+r"""YaRN and Llama 3.1 rope scaling: frequencies blended per pair by wavelength.
 
-Scope: YaRN as the authors' reference code and Hugging Face transformers compute it — what
-released models run — (:func:`yarn_frequencies`, a ramp linear in the pair *index*, between
-boundaries rounded down/up to integers), and as the paper writes it (``formula="paper"``, a
-ramp linear in the ratio :math:`r_i = L/\lambda_i`) — with the ramp, the index
-boundaries and the attention factor; and Llama 3.1's scaling, which is the paper's YaRN
-ramp with :math:`\alpha = 1`, :math:`\beta = 4` (no attention factor).  Each returns the new
-frequencies :math:`\theta'_i` (float64, shape (d/2,)); the uniform transforms (PI, NTK,
-dynamic NTK) and the unseen-angle analysis are in :mod:`ropemath.models.scaling`.
+Conventions: :math:`\theta_i = b^{-2i/d}`, :math:`\lambda_i = 2\pi/\theta_i`, ``scale`` :math:`s = L'/L`,
+``original_length`` the training length :math:`L`.
 
-Conventions: index ``i`` from 0, :math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's
-:math:`\theta_{i+1}`); wavelength :math:`\lambda_i = 2\pi/\theta_i`; ``scale`` is
-:math:`s = L'/L \ge 1`; ``original_length`` is the training length :math:`L`.
-
-References: Peng et al., *YaRN: Efficient Context Window Extension of Large Language
-Models*, arXiv:2309.00071 §3.2-3.4, and github.com/jquesnelle/yarn
-``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py``; Hugging Face transformers
-``modeling_rope_utils`` (``_compute_yarn_parameters``, ``_compute_llama3_parameters``);
-Meta Llama 3.1 ``apply_scaling``.
+References: Peng et al., *YaRN*, arXiv:2309.00071 §3.2-3.4, and github.com/jquesnelle/yarn; transformers
+``_compute_yarn_parameters`` and ``_compute_llama3_parameters``; Meta Llama 3.1 ``apply_scaling``.
 """
 
 from __future__ import annotations
@@ -43,10 +30,8 @@ __all__ = [
     "yarn_frequencies",
     "yarn_correction_dim",
     "yarn_correction_range",
-    "yarn_reference_frequencies",
     "yarn_attention_factor",
     "llama31_frequencies",
-    "llama31_bands",
 ]
 
 
@@ -193,28 +178,6 @@ def yarn_correction_range(
     return float(max(low, 0)), float(min(high, d - 1))
 
 
-def yarn_reference_frequencies(
-    d: int,
-    base: float = 10000.0,
-    *,
-    scale: float,
-    original_length: int,
-    beta_fast: float = 32.0,
-    beta_slow: float = 1.0,
-    truncate: bool = True,
-) -> np.ndarray:
-    r"""YaRN frequencies of the reference code: :func:`yarn_frequencies` with ``formula="code"``.
-
-    .. math:: \theta'_i = \mathrm{ramp}_i\,\frac{\theta_i}{s} + (1 - \mathrm{ramp}_i)\,\theta_i
-
-    >>> bool(np.array_equal(yarn_reference_frequencies(8, 100.0, scale=4.0, original_length=64),
-    ...                     yarn_frequencies(8, 100.0, scale=4.0, original_length=64)))
-    True
-    """
-    return yarn_frequencies(d, base, scale=scale, original_length=original_length, beta_fast=beta_fast,
-                            beta_slow=beta_slow, truncate=truncate, formula="code")
-
-
 @finite_result
 def yarn_attention_factor(scale: float) -> float:
     r"""YaRN's attention temperature, as the factor :math:`\sqrt{1/t}` applied to q and k.
@@ -231,22 +194,6 @@ def yarn_attention_factor(scale: float) -> float:
 
 
 # --- Llama 3.1 ----------------------------------------------------------------------------
-
-
-def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length):
-    th = frequencies(d, base)
-    factor = check_scale(factor, "factor")
-    lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
-    if not 0 < lo <= hi:
-        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low <= high, got {lo}, {hi}")
-    L = check_int(original_length, "original_length", minimum=1)
-    wl = 2.0 * np.pi / th
-    divided = wl > L / lo
-    kept = wl < L / hi
-    smooth = (L / wl - lo) / (hi - lo) if hi > lo else np.zeros_like(wl)  # low == high (Llama 4): no middle band
-    blended = (1.0 - smooth) * th / factor + smooth * th
-    out = np.where(divided, th / factor, np.where(kept, th, blended))
-    return out, np.where(divided, "divided", np.where(kept, "kept", "blended"))
 
 
 @finite_result
@@ -277,29 +224,19 @@ def llama31_frequencies(
     >>> th = llama31_frequencies()
     >>> bool(th[0] == 1.0), bool(th[-1] == frequencies(128, 500000.0)[-1] / 8)
     (True, True)
-    >>> [int(np.sum(llama31_bands(factor=16.0, high_freq_factor=1.0) == b)) for b in ("kept", "blended", "divided")]
-    [35, 0, 29]
+    >>> th0, th16 = frequencies(128, 500000.0), llama31_frequencies(factor=16.0, high_freq_factor=1.0)
+    >>> int(np.sum(th16 == th0)), int(np.sum(th16 == th0 / 16))  # Llama 4: kept or divided, none blended
+    (35, 29)
     """
-    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0]
-
-
-@finite_result
-def llama31_bands(
-    d: int = 128,
-    base: float = 500000.0,
-    *,
-    factor: float = 8.0,
-    low_freq_factor: float = 1.0,
-    high_freq_factor: float = 4.0,
-    original_length: int = 8192,
-) -> np.ndarray:
-    r"""Which branch of :func:`llama31_frequencies` each pair takes: "kept", "blended" or "divided".
-
-    .. math::
-        \text{kept} \iff \lambda_i < L/h, \qquad \text{divided} \iff \lambda_i > L/\ell
-
-    >>> bands = llama31_bands()
-    >>> [int(np.sum(bands == name)) for name in ("kept", "blended", "divided")]
-    [29, 6, 29]
-    """
-    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[1]
+    th = frequencies(d, base)
+    factor = check_scale(factor, "factor")
+    lo, hi = check_real(low_freq_factor, "low_freq_factor"), check_real(high_freq_factor, "high_freq_factor")
+    if not 0 < lo <= hi:
+        raise ValueError(f"low_freq_factor and high_freq_factor must satisfy 0 < low <= high, got {lo}, {hi}")
+    L = check_int(original_length, "original_length", minimum=1)
+    wl = 2.0 * np.pi / th
+    divided = wl > L / lo
+    kept = wl < L / hi
+    smooth = (L / wl - lo) / (hi - lo) if hi > lo else np.zeros_like(wl)  # low == high (Llama 4): no middle band
+    blended = (1.0 - smooth) * th / factor + smooth * th
+    return np.where(divided, th / factor, np.where(kept, th, blended))

@@ -1,26 +1,10 @@
-r"""The lower bound of Men et al. on the RoPE base: the smallest base with :math:`\sum_i \cos(m\theta_i) \ge 0`.
+r"""Men et al.'s lower bound on the RoPE base: the smallest b with :math:`\min_{0\le m<L}\sum_i\cos(m\theta_i)\ge 0`.
 
-Scope: the cosine sum :math:`C_b(m) = \sum_{i=0}^{d/2-1} \cos(m\theta_i)`,
-:math:`\theta_i = b^{-2i/d}`, its minimum over a context :math:`0 \le m < L` (fast and
-exact to about 1e-12), a *certified* search for the smallest base at which that minimum
-is :math:`\ge 0`, and a grid scan that shows the condition is **not monotone** in the base
-(it fails again above the smallest base, for every context length checked).
+The condition is not monotone in b, so :func:`base_lower_bound` does not bisect: it steps upward, each step
+certified to fail by a position m with :math:`C_b(m) < 0` and a bound on :math:`|\partial C_b(m)/\partial\ln b|`.
+Convention: ``length`` L means the positions 0 .. L-1.
 
-Why a certified search and not bisection: bisection assumes the condition, once true,
-stays true as the base grows; it does not.  :func:`base_lower_bound` instead steps upward
-from ``start``; at each base it finds a position :math:`m` with :math:`C_b(m) < 0` and a
-bound :math:`G_b(m) \ge |\partial C_b(m) / \partial \ln b|` valid on the whole step, so the
-condition provably fails on the step :math:`\ln b \to \ln b + (-C_b(m))/G_b(m)`.  The first
-base reached where no such :math:`m` exists is the smallest base at which the condition
-holds (up to ``rtol``; steps that had to be shorter than ``rtol`` are counted as
-uncertified).
-
-Convention: ``length`` ``L`` means the positions ``m = 0 .. L-1``; index ``i`` from 0.
-
-References: X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (2024): the
-condition (from the expected score of a key similar to the query) and the published values
-b* ≈ 4.3e3, 1.2e4, 2.7e4, 8.4e4 for L = 1k, 2k, 4k, 8k at d = 128.
-Su Jianlin, kexue.fm/archives/10122, discusses that paper.
+References: X. Men et al., *Base of RoPE Bounds Context Length*, arXiv:2405.14591 (2024); Su, kexue.fm/archives/10122.
 """
 
 from __future__ import annotations

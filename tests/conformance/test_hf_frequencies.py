@@ -41,6 +41,7 @@ def hf_config(flat: dict) -> LlamaConfig:
     if "original_max_position_embeddings" not in rope and rope["rope_type"] in ("yarn", "longrope", "llama3"):
         rope["original_max_position_embeddings"] = merged["max_position_embeddings"]
     head_dim = merged.get("head_dim", merged["hidden_size"] // merged["num_attention_heads"])
+    head_dim = merged.get("qk_rope_head_dim", head_dim)  # DeepSeek-V3: the rotated part of each MLA head
     return LlamaConfig(hidden_size=merged["hidden_size"], num_attention_heads=merged["num_attention_heads"],
                        head_dim=head_dim, max_position_embeddings=merged["max_position_embeddings"],
                        num_hidden_layers=1, intermediate_size=16, vocab_size=16, rope_parameters=rope)
@@ -69,9 +70,10 @@ def rope_type_of(flat: dict) -> str:
     return scaling.get("type", scaling.get("rope_type", "default"))
 
 
-# configs whose layers use different RoPE (Gemma 3) are compared per layer type in test_model_classes.py
+# configs whose layers use different RoPE (Gemma 3) are compared per layer type in test_model_classes.py; GPT-J's
+# training config (not a transformers config) through its derived gptj_6b
 UNIFORM = {name: flat for name, flat in CONFIGS.items()
-           if "text_config" not in flat and "rope_local_base_freq" not in flat}
+           if "text_config" not in flat and "rope_local_base_freq" not in flat and "hidden_size" in flat}
 
 
 def cases():
@@ -117,7 +119,7 @@ def test_negative_control_dynamic_without_factor(seq_len):
 def test_negative_controls_wrong_variants_fail():
     # a wrong base, a missing attention factor, the wrong LongRoPE list, YaRN without truncation: each disagrees.
     theta, attention, _ = frequencies_from_config(CONFIGS["llama3_8b"])
-    assert not agrees(theta, attention, *hf_frequencies(CONFIGS["llama2_7b"]))
+    assert not agrees(theta, attention, *hf_frequencies(CONFIGS["llama2_7b_chat_hf"]))
     theta = frequencies_from_config(CONFIGS["phi3_128k"]).theta
     assert not agrees(theta, 1.0, *hf_frequencies(CONFIGS["phi3_128k"]))
     long_theta, attention, _ = frequencies_from_config(CONFIGS["phi3_128k"], seq_len=131072)
@@ -140,8 +142,8 @@ def test_deepseek_mscale_and_explicit_attention_factor():
 
 def test_float32_difference_is_bounded_and_not_zero():
     # ropemath returns the float64 value; HF's float32 rounding differs by at most RTOL, and does differ.
-    theta = frequencies_from_config(CONFIGS["llama3_1_8b"]).theta
-    hf_theta, _ = hf_frequencies(CONFIGS["llama3_1_8b"])
+    theta = frequencies_from_config(CONFIGS["llama3_1_8b_instruct"]).theta
+    hf_theta, _ = hf_frequencies(CONFIGS["llama3_1_8b_instruct"])
     gap = np.abs(theta / hf_theta - 1)
     assert gap.max() <= RTOL and gap.max() > 0
     assert torch.get_default_dtype() == torch.float32

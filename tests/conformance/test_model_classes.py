@@ -60,7 +60,9 @@ def close(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> bool:
 
 
 def tiny(config_class, flat: dict, **extra):
-    keys = {k: v for k, v in flat.items() if not k.startswith("_") and k != "text_config"}
+    skip = {"text_config", "vision_config", "architectures", "auto_map", "quantization_config", "torch_dtype",
+            "transformers_version", "eos_token_id", "bos_token_id", "pad_token_id"}
+    keys = {k: v for k, v in flat.items() if not k.startswith("_") and k not in skip}
     keys.update(num_hidden_layers=extra.pop("num_hidden_layers", 2), vocab_size=16, intermediate_size=16)
     keys.update(extra)
     return config_class(**keys)
@@ -69,8 +71,8 @@ def tiny(config_class, flat: dict, **extra):
 # --- Llama, Qwen2/Qwen3, Mistral: rotate_half (half layout), attention_scaling on cos and sin ----------------
 
 
-@pytest.mark.parametrize("name", ["llama2_7b", "llama3_1_8b", "qwen2_5_7b", "qwen2_5_7b_yarn", "qwen3_8b",
-                                  "mistral_7b"])
+@pytest.mark.parametrize("name", ["llama2_7b_chat_hf", "llama3_1_8b_instruct", "qwen2_5_7b_instruct", "qwen2_5_7b_yarn",
+                                  "qwen3_8b", "mistral_7b"])
 def test_llama_family_rotates_half_with_attention_factor_on_cos_sin(name):
     from transformers import LlamaConfig
     from transformers.models.llama import modeling_llama as mod
@@ -224,10 +226,10 @@ def test_gemma3_rotary_per_layer_type_matches_frequencies_from_config():
     from transformers import Gemma3TextConfig
     from transformers.models.gemma3 import modeling_gemma3 as mod
 
-    flat = CONFIGS["gemma3_12b"]["text_config"]
-    config = tiny(Gemma3TextConfig, flat, num_hidden_layers=6, hidden_size=256, num_attention_heads=1)
+    flat = CONFIGS["gemma3_27b_it"]["text_config"]  # head_dim 128; the bases are Gemma3TextConfig's defaults
+    config = tiny(Gemma3TextConfig, flat, num_hidden_layers=6, hidden_size=128, num_attention_heads=1)
     rot = mod.Gemma3RotaryEmbedding(config)
-    q, k = qk(256, seed=8)
+    q, k = qk(128, seed=8)
     for layer_type in ("full_attention", "sliding_attention"):
         expected = frequencies_from_config(flat, layer_type=layer_type)
         cos, sin = rot(t(q), ids(), layer_type)
@@ -242,7 +244,7 @@ def test_gemma2_uses_one_base_on_every_layer():
     from transformers import Gemma2Config
     from transformers.models.gemma2 import modeling_gemma2 as mod
 
-    flat = CONFIGS["gemma2_2b"]
+    flat = CONFIGS["gemma2_9b_it"]
     config = tiny(Gemma2Config, flat, hidden_size=256, num_attention_heads=1)
     expected = frequencies_from_config(flat)
     q, k = qk(256, seed=9)
