@@ -6,13 +6,13 @@ matplotlib.use("Agg")
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: E402
 
-from ropemath.plots.context_pictures import (  # noqa: E402
+from ropemath.plots import (  # noqa: E402
     cos_sin_table_error_figure,
     extension_frequencies_figure,
     layout_pairs_figure,
+    unseen_angles,
     wavelengths_figure,
 )
-from ropemath.plots.scaling import unseen_angles  # noqa: E402
 
 
 def test_figures_build():

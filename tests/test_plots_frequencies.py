@@ -10,8 +10,7 @@ from matplotlib.figure import Figure
 
 from ropemath import frequencies, full_turn_count, wavelengths
 from ropemath.core.roundoff import UNIT_ROUNDOFF
-from ropemath.plots import FIGURES
-from ropemath.plots.frequencies import position_error_figure, spectrum_figure
+from ropemath.plots import FIGURES, position_error_figure, spectrum_figure
 
 
 def test_module_does_not_import_pyplot():

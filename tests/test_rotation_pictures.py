@@ -1,20 +1,10 @@
-"""Intuition pictures of notebooks 02-04 and the stored benchmark (ropemath.plots.rotation_pictures): the data drawn
-is read back and compared with the package's own numbers; a wrong variant differs."""
-
-import json
+"""Pictures of the rotation and the pair speeds (ropemath.plots): the data drawn is read back and compared with
+the package's own numbers; a wrong variant differs."""
 
 import numpy as np
-import pytest
 
 from ropemath import angles, rotation_2d, rotation_matrix
-from ropemath.plots.rotation_pictures import (
-    FIGURES_DIR,
-    bench_figure,
-    load_bench,
-    pair_speeds_figure,
-    rotated_pair_figure,
-    sparsity_figure,
-)
+from ropemath.plots import pair_speeds_figure, rotated_pair_figure, sparsity_figure
 
 
 def test_rotated_pair_arrows_and_equal_scores():
@@ -50,19 +40,3 @@ def test_sparsity_figure_shows_the_matrix_and_its_two_vectors():
     np.testing.assert_array_equal(cols[:, 0], np.repeat(np.cos(angles(3, 8)), 2))
     assert "16 of 64" in fig.axes[0].get_title()
 
-
-def test_stored_bench_names_its_machine_and_is_drawn():
-    run = load_bench()
-    raw = json.loads((FIGURES_DIR / "bench_amd_epyc_2core.json").read_text(encoding="utf-8"))
-    assert run == raw
-    assert run["machine"]["cpu_model"] and run["machine"]["cores"] == run["machine_before"]["cores"]
-    assert run["shape"] == [32, 4096, 128]  # the README's shape
-    fig = bench_figure(run)
-    bars = fig.axes[0].patches
-    want = [r["ratio"] for r in run["table"] if r["dtype"] == "float32"]
-    assert [b.get_width() for b in bars] == want
-    assert run["machine"]["name"] in fig._suptitle.get_text()
-    with pytest.raises(ValueError, match="^dtype must be"):
-        bench_figure(run, dtype="float16")
-    with pytest.raises(ValueError, match="^name must be"):
-        load_bench("../README.md")

@@ -8,7 +8,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from ropemath import frequencies  # noqa: E402
-from ropemath.plots.tour_pictures import clock_figure, query_key_clock_figure, score_map_figure  # noqa: E402
+from ropemath.plots import clock_figure, query_key_clock_figure, score_map_figure  # noqa: E402
 from ropemath.theory.relative_position import same_token_score_maps, toeplitz_deviation  # noqa: E402
 
 

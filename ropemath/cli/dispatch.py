@@ -1,11 +1,8 @@
-"""Command-line interface: ``ropemath <command>`` and ``python -m ropemath <command>``.
+"""``ropemath <command>`` (and ``python -m ropemath``): each module of :data:`COMMANDS` provides
+``add_cli_arguments(parser)`` and ``run_cli(args) -> int``; exit 0 success, 1 a check failed, 2 bad usage (one line).
+This module also holds the ``check`` command.
 
-Scope: argument parsing and dispatch only.  Each command's logic lives in the module
-named in :data:`COMMANDS`, which provides ``add_cli_arguments(parser)`` and
-``run_cli(args) -> int`` (the exit code).  Exit codes: 0 success, 1 a check failed,
-2 bad usage.
-
-References: none (project convention).
+References: Python documentation, ``argparse``.
 """
 
 from __future__ import annotations
@@ -15,19 +12,18 @@ import importlib
 import os
 import sys
 
-# name -> (module providing add_cli_arguments/run_cli, one-line help)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "check": ("ropemath.cli.dispatch", "run the numeric identity checks and print the largest errors"),
-    "figures": ("ropemath.plots.cli", "regenerate the committed figures (--check: exit 1 if any is stale)"),
-    "derive": ("ropemath.symbolic.cli", "derive RoPE's 2D solution with sympy; print proofs and refutations"),
-    "bench": ("ropemath.cli.bench_cli", "time apply_rope against the dense form and a memory-bandwidth floor"),
-    "claims": ("ropemath.claims.report", "check every claim of the five source notes; print the ledger (--json)"),
-}
+#: name -> (module providing add_cli_arguments/run_cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = dict(
+    check=("ropemath.cli.dispatch", "run the numeric identity checks and print the largest errors"),
+    figures=("ropemath.plots.cli", "regenerate the committed figures (--check: exit 1 if any is stale)"),
+    derive=("ropemath.symbolic.cli", "derive RoPE's 2D solution with sympy; print proofs and refutations"),
+    bench=("ropemath.cli.bench", "time apply_rope against a memory floor, the dense form and torch's formulas"),
+    claims=("ropemath.claims.report", "check every claim of the five source notes; print the ledger (--json)"),
+)
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line on stderr and exit code 2
-    (``ropemath figures: error: argument --out: expected one argument``); ``-h`` shows the usage."""
+    """An argument parser whose usage errors are one line on stderr and exit code 2."""
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")

@@ -1,27 +1,48 @@
-r"""Intuition picture for notebook 06: an attention pattern with RoPE, over query and key positions.
+r"""Pictures of attention scores over query and key positions: RoPE's score map beside an absolute encoding's,
+and a causal softmax attention pattern with RoPE that a shift of every position leaves unchanged.
 
-Scope: one figure function built with the object API (``matplotlib.figure.Figure``, never ``pyplot``);
-a notebook figure, not registered in :data:`ropemath.plots.FIGURES`.  It only draws: the scores and
-weights come from :func:`ropemath.attention.softmax.rope_scores` and
-:func:`ropemath.attention.softmax.rope_attention_weights`.
-
-* :func:`attention_pattern_figure`: one token vector placed at every position (so :math:`q_m = k_n = x`),
-  three heat maps over (m, n): the RoPE scores (constant along every diagonal m − n = const), the causal
-  softmax weights, and the same weights with every position shifted by ``shift`` (the same picture).
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (2) (softmax attention) and eq. (16)
-(RoPE scores depend on n − m); matplotlib's object API (``Figure.subplots``, ``Axes.imshow``).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (2) (softmax attention), eq. (16) and §2.2.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
+import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from ropemath.attention.softmax import rope_attention_weights, rope_scores
-from ropemath.core._validate import check_d, check_int
+from ropemath.core._validate import check_d, check_int, check_positions
 
-__all__ = ["attention_pattern_figure"]
+__all__ = ["score_map_figure", "attention_pattern_figure"]
+
+
+def score_map_figure(maps: Mapping[str, npt.ArrayLike], positions: npt.ArrayLike) -> Figure:
+    r"""Return two heat maps over query position m and key position n: ``maps["rope"]`` beside ``maps["absolute"]``.
+
+    .. math:: S^{\mathrm{RoPE}}_{mn} = g(m - n) \quad\text{vs}\quad
+              S^{\mathrm{abs}}_{mn} = (x + p_m)^\top W_q^\top W_k (x + p_n)
+
+    Source: RoFormer eq. (16) and §2.2.
+
+    >>> fig = score_map_figure({"rope": np.eye(3), "absolute": np.ones((3, 3))}, [0, 1, 2])
+    >>> [ax.get_title() for ax in fig.axes[:2]]
+    ['RoPE: constant along diagonals', 'absolute sinusoidal added to x']
+    """
+    pos = check_positions(positions, "positions")
+    fig = Figure(figsize=(8.4, 3.7))
+    fig.subplots_adjust(left=0.07, right=0.95, bottom=0.14, top=0.86, wspace=0.35)
+    axes = fig.subplots(1, 2)
+    titles = {"rope": "RoPE: constant along diagonals", "absolute": "absolute sinusoidal added to x"}
+    extent = (pos[0] - 0.5, pos[-1] + 0.5, pos[-1] + 0.5, pos[0] - 0.5)
+    for ax, key in zip(axes, ("rope", "absolute"), strict=True):
+        data = np.asarray(maps[key], dtype=np.float64)
+        image = ax.imshow(data, cmap="RdBu_r", extent=extent, interpolation="nearest")
+        ax.set(title=titles[key], xlabel="key position n", ylabel="query position m")
+        fig.colorbar(image, ax=ax, shrink=0.85)
+    fig.suptitle("score of one token against itself, query at m and key at n", fontsize=10)
+    return fig
 
 
 def attention_pattern_figure(
@@ -32,10 +53,8 @@ def attention_pattern_figure(
     .. math:: S_{mn} = (R_m x)^\top (R_n x) = x^\top R_{n-m}\,x, \qquad
               a_{mn} = \frac{\exp(S_{mn}/\sqrt d)}{\sum_{j \le m}\exp(S_{mj}/\sqrt d)}
 
-    ``x`` is one seeded :math:`N(0, \mathrm{scale}^2 I_d)` vector, positions :math:`0, \dots, N-1` (third
-    panel: :math:`+\,` ``shift``).  The image arrays are exactly the scores and the weights (the test reads
-    them back; masked entries of the causal weights are blank; the colour scale of the weights stops at
-    the largest weight of rows 4 and later, so the first rows, where few keys share the weight, saturate).
+    ``x`` is one seeded :math:`N(0, \mathrm{scale}^2 I_d)` vector at positions :math:`0, \dots, N-1` (third panel:
+    every position + ``shift``); the weights' colour scale stops at the largest weight of rows 4 and later.
     Source: RoFormer eq. (2), (16).
 
     >>> fig = attention_pattern_figure(4, 2)
