@@ -291,7 +291,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.plot is None:
         return None
     if not args.plot.strip():
-        return "--plot DIR must be a directory name, got ''"
+        return f"--plot DIR must be a directory name, got {args.plot!r}"
     if Path(args.plot).resolve().name == "figures":
         return "--plot DIR must not be figures/ (timing plots are not deterministic)"
     try:

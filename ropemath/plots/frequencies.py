@@ -143,7 +143,7 @@ def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) 
 
     .. math:: \lambda_i = 2\pi/\theta_i, \qquad \text{pairs with } \lambda_i > L \text{ never make a full turn}
 
-    >>> any("critical pair i = 2" in t.get_text() for t in wavelengths_figure(8, 100.0, 20).axes[0].texts)
+    >>> any("critical pair i = 1" in t.get_text() for t in wavelengths_figure(8, 100.0, 20).axes[0].texts)
     True
     """
     wl = 2 * np.pi / frequencies(d, base)
