@@ -278,27 +278,25 @@ def _machine() -> dict:
             "torch": torch, "blas_threads": {k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}}
 
 
-def _usage_problem(args: argparse.Namespace) -> str | None:
-    """Why the arguments cannot run, or None; checked (and --plot DIR created) before anything is timed."""
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Raise ValueError (one line, exit 2) on a bad argument; create --plot DIR now, before anything is timed."""
     if args.repeats < 5:
-        return f"--repeats must be >= 5, got {args.repeats}"
-    try:
-        check_int(args.heads if args.heads is not None else 1, "--heads", minimum=1)
-        check_int(args.positions if args.positions is not None else 1, "--positions", minimum=1)
-        check_d(args.dim, "--dim")
-    except (TypeError, ValueError) as exc:
-        return str(exc)
+        raise ValueError(f"--repeats must be >= 5, got {args.repeats}")
+    check_int(args.heads if args.heads is not None else 1, "--heads", minimum=1)
+    check_int(args.positions if args.positions is not None else 1, "--positions", minimum=1)
+    check_d(args.dim, "--dim")
     if args.plot is None:
-        return None
+        return
     if not args.plot.strip():
-        return f"--plot DIR must be a directory name, got {args.plot!r}"
+        raise ValueError(f"--plot DIR must be a directory name, got {args.plot!r}")
     if Path(args.plot).resolve().name == "figures":
-        return "--plot DIR must not be figures/ (timing plots are not deterministic)"
+        raise ValueError("--plot DIR must not be figures/ (timing plots are not deterministic)")
     try:
         Path(args.plot).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        return f"--plot DIR must be a writable directory, got {args.plot!r} ({exc.strerror})"
-    return None if os.access(args.plot, os.W_OK) else f"--plot DIR must be a writable directory, got {args.plot!r}"
+        raise ValueError(f"--plot DIR must be a writable directory, got {args.plot!r} ({exc.strerror})") from None
+    if not os.access(args.plot, os.W_OK):
+        raise ValueError(f"--plot DIR must be a writable directory, got {args.plot!r}")
 
 
 def _print_report(res: dict) -> None:
@@ -332,10 +330,7 @@ def _print_report(res: dict) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run the chosen sections and print the report (or JSON); 1 if a variant's result was wrong."""
-    problem = _usage_problem(args)
-    if problem:
-        print(f"ropemath bench: error: {problem}", file=sys.stderr)
-        return 2
+    _check_arguments(args)
     heads = args.heads if args.heads is not None else (8 if args.quick else 32)
     positions = args.positions if args.positions is not None else (1024 if args.quick else 4096)
     res: dict = {"machine": _machine(), "load_average": {"before": [round(v, 2) for v in os.getloadavg()]},

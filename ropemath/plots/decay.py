@@ -33,11 +33,12 @@ PAPER_Y_TOP = 20.5  # RoFormer Figure 2's y-axis ends at about 20.5 (ticks 8 to 
 
 
 def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -> Figure:
-    """RoFormer Figure 2: the relative upper bound against the relative distance, uncropped.
+    r"""Return RoFormer Figure 2 uncropped: the bound B(r) against r, the part above the paper's frame shaded.
 
-    The paper's y-axis stops near 20.5, which hides the start of the curve (the bound is
-    (d/2 + 1)/2 = 32.5 at r = 0 for d = 128 and falls below 20.5 only at r ≈ 5.4); the region
-    above the paper's frame is shaded.  The far-out level predicted by random phases is dotted.
+    .. math:: B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|, \qquad B(0) = (d/2 + 1)/2
+
+    The paper's y-axis stops near 20.5 and hides the start (32.5 at r = 0 for d = 128); dotted: the random-phase
+    level far out.  Source: RoFormer §3.4.3, Figure 2.
     """
     r = np.linspace(0.0, r_max, int(r_max * 20) + 1)
     b = decay_bound(r, d, base)
@@ -52,20 +53,10 @@ def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -
         ax.plot(r, b, color="C0", lw=1.3, label=curve)
         ax.axhline(level, color="C3", ls=":", lw=1.5, label=f"random-phase level {level:.2f} (the far-out plateau)")
         ax.plot([0.0], [b[0]], "o", color="C0", ms=5)
-        ax.annotate(
-            f"r = 0: (d/2 + 1)/2 = {b[0]:g}",
-            xy=(0.0, b[0]),
-            xytext=(14.0, 29.0),
-            arrowprops={"arrowstyle": "->", "color": "0.3"},
-            fontsize=9,
-        )
-        ax.set(
-            xlim=(0.0, r_max),
-            ylim=(0.0, 34.0),
-            xlabel="relative distance",
-            ylabel="relative upper bound",
-            title=f"Long-term decay (RoFormer Fig. 2 reproduced, uncropped): d = {d}, base {base:g}",
-        )
+        ax.annotate(f"r = 0: (d/2 + 1)/2 = {b[0]:g}", xy=(0.0, b[0]), xytext=(14.0, 29.0),
+                    arrowprops={"arrowstyle": "->", "color": "0.3"}, fontsize=9)
+        ax.set(xlim=(0.0, r_max), ylim=(0.0, 34.0), xlabel="relative distance", ylabel="relative upper bound",
+               title=f"Long-term decay (RoFormer Fig. 2 reproduced, uncropped): d = {d}, base {base:g}")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper right", fontsize=9, framealpha=0.95)
         fig.tight_layout()
@@ -73,16 +64,12 @@ def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -
 
 
 def decay_across_bases(
-    bases: tuple[float, ...] = (1e2, 1e4, 5e5),
-    dims: tuple[int, ...] = (32, 128, 512),
-    r_max: float = 1e6,
+    bases: tuple[float, ...] = (1e2, 1e4, 5e5), dims: tuple[int, ...] = (32, 128, 512), r_max: float = 1e6
 ) -> Figure:
-    """The bound for several bases (left, d = 128) and head sizes (right, base 10000), log distances.
+    """Return the bound for several bases (left, d = 128) and head sizes (right, base 10000) on log distances.
 
-    Each line is the mean of the bound over a log-spaced bin of distances (the raw curve
-    oscillates far faster than a pixel); the band spans the 10%-90% quantiles within the bin.
-    Dotted lines: the random-phase level, the mean of the bound far out (it depends on d only); the bound
-    itself has no limit and keeps returning towards its value at r = 0.
+    Each line is the bound's mean over a log-spaced bin (the raw curve oscillates faster than a pixel), the band
+    its 10%-90% quantiles; dotted: the random-phase level, the bound's mean far out (it depends on d only).
     """
     edges = np.geomspace(1.0, r_max, 151)
     centers = np.sqrt(edges[:-1] * edges[1:])
@@ -114,14 +101,12 @@ def decay_across_bases(
 
 
 def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, seed: int = 0) -> Figure:
-    """The bound decays; individual scores need not.
+    r"""Return the bound beside actual scores: the bound decays, individual scores need not.
 
-    Left: absolute scores divided by their own Abel constant ``max|Δh| · d/2`` (so eq. 37 says each
-    curve stays below the bound), on a log axis, so that scores far below the bound stay visible:
-    the ramp vector reaches the bound at r = 0, random and aligned vectors sit one to three orders of
-    magnitude below it (dips are sign changes).  Right: the same scores as cosines
-    ``score / (|q||k|)``: the aligned score decays from 1 but not monotonically, the random one does
-    not decay at all.
+    .. math:: |\text{score}(r)| \le \max_i|h_{i+1} - h_i| \cdot \tfrac{d}{2} \cdot B(r) \quad \text{(eq. 37)}
+
+    Left (log axis): random, aligned and ramp (which reaches the bound at r = 0) scores over their Abel constant;
+    right: the same scores as cosines.  Source: RoFormer §3.4.3, eq. (37).
     """
     r = np.linspace(0.0, r_max, int(r_max * 4) + 1)
     b = decay_bound(r, d, base)
