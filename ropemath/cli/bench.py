@@ -1,13 +1,9 @@
 r"""``ropemath bench``: how close applying RoPE comes to touching the same bytes once, as ratios within one run.
 
-Every variant is checked against a float64 dense reference :math:`R^d_{\Theta,m}x` before it is timed (a mismatch
-raises :class:`CorrectnessError`: exit 1, nothing timed).  Times are medians over rounds that run every variant
-once, so a slow phase of a shared machine slows all of them alike; each is printed as a multiple of the floor, one
-streaming pass ``np.multiply(x, 1.0, out=y)``.  Sections: ``table`` (float32 x of shape (32, 4096, 128):
-``apply_rope``, ``RopeCache.apply``, the dense form and, when torch is importable, Hugging Face's ``rotate_half``
-formula and Meta's complex form in torch on one CPU thread), ``decay`` (``decay_bound`` over 10⁶ distances: time
-and peak memory); ``--model`` adds SmolLM2-135M's numpy forward pass against transformers'.  Missed goals are
-reported, not failures; bad usage is exit 2 with one line.
+Each variant is checked against a float64 dense :math:`R^d_{\Theta,m}x` before it is timed (else exit 1), then timed
+in rounds that run every variant once (a busy phase slows all alike) against the floor ``np.multiply(x, 1.0, out=y)``.
+Sections: ``table`` (apply_rope, RopeCache, the dense form, and torch's Hugging Face and Meta formulas when torch
+is importable), ``decay`` (``decay_bound`` over 10⁶ distances); ``--model``: SmolLM2-135M's forward pass.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (34); Hugging Face transformers
 ``apply_rotary_pos_emb`` / ``rotate_half`` (models/llama/modeling_llama.py); Meta Llama ``apply_rotary_emb``.
@@ -116,8 +112,8 @@ def _dense(x: np.ndarray, R: np.ndarray) -> np.ndarray:
 
 
 def rope_table(
-    heads: int = 32, positions: int = 4096, d: int = 128, *, dtypes: tuple[str, ...] = ("float32",),
-    base: float = 10000.0, repeats: int = 5, warmup: int = 1, dense_positions: int = 256, seed: int = 0,
+    heads: int = 32, positions: int = 4096, d: int = 128, *, dtype: str = "float32", base: float = 10000.0,
+    repeats: int = 5, warmup: int = 1, dense_positions: int = 256, seed: int = 0,
     extra: Mapping[str, tuple[str, Callable]] | None = None,
 ) -> list[dict]:
     r"""Time every variant on x of shape (heads, positions, d); rows ``dtype, layout, variant, seconds, ratio, error``.
@@ -127,56 +123,45 @@ def rope_table(
     Positions ``0 .. positions-1`` are shared by the heads; the dense form runs on ``dense_positions`` evenly spaced
     positions and its time is scaled to all.  ``extra`` adds variants ``name -> (layout, f(x, m))``.
 
-    >>> rows = rope_table(2, 8, 8, dtypes=("float64",), repeats=1, warmup=0, dense_positions=4)
+    >>> rows = rope_table(2, 8, 8, dtype="float64", repeats=1, warmup=0, dense_positions=4)
     >>> sorted({r["variant"] for r in rows})[:3]
     ['RopeCache.apply', 'RopeCache.apply(out=)', 'apply_rope']
     """
     heads, positions = check_int(heads, "heads", minimum=1), check_int(positions, "positions", minimum=1)
     d, base = check_d(d), check_base(base)
-    if not isinstance(dtypes, (tuple, list)) or not all(isinstance(t, str) for t in dtypes):
-        raise TypeError(f"dtypes must be a tuple of names from {DTYPES}, got {type(dtypes).__name__}")
-    if not dtypes or not set(dtypes) <= set(DTYPES):
-        raise ValueError(f"dtypes must be a non-empty tuple of names from {DTYPES}, got {tuple(dtypes)}")
+    if dtype not in DTYPES:
+        raise ValueError(f"dtype must be one of {DTYPES}, got {dtype!r}")
     n_dense = min(positions, check_int(dense_positions, "dense_positions", minimum=1))
     x64 = np.random.default_rng(seed).standard_normal((heads, positions, d))
-    m = np.arange(positions)
+    x, m, every = x64.astype(dtype), np.arange(positions), slice(None)
     sub = np.unique(np.linspace(0, positions - 1, n_dense).round().astype(int))
+    y, xs, R = np.empty_like(x), np.ascontiguousarray(x[:, sub]), rotation_matrix(m[sub], d, base).astype(dtype)
     theta = frequencies(d, base)
     cache = RopeCache(d, max_position=positions, theta=theta)
-    reference = {la: np.empty(x64.shape) for la in ("interleaved", "half")}
-    for la, out in reference.items():  # float64 R_m x, 256 positions at a time
-        for s in range(0, positions, 256):
-            out[:, s:s + 256] = _dense(x64[:, s:s + 256], rotation_matrix(m[s:s + 256], d, base, layout=la))
+    variants: dict[str, tuple[str, object, Callable]] = {"floor|-": ("-", every, lambda: np.multiply(x, 1.0, out=y))}
+    for la in ("interleaved", "half"):
+        variants[f"apply_rope|{la}"] = (la, every, lambda la=la: apply_rope(x, m, layout=la, theta=theta))
+        variants[f"RopeCache.apply|{la}"] = (la, every, lambda la=la: cache.apply(x, m, layout=la))
+        variants[f"RopeCache.apply(out=)|{la}"] = (la, every, lambda la=la: cache.apply(x, m, layout=la, out=y))
+    for name, (la, fn) in {**_torch_variants(m, theta, dtype), **(extra or {})}.items():
+        variants[f"{name}|{la}"] = (la, every, lambda fn=fn: fn(x, m))
+    variants["dense (R prebuilt)|interleaved"] = ("interleaved", sub, lambda: _dense(xs, R))
+    variants["dense (build R)|interleaved"] = (
+        "interleaved", sub, lambda: _dense(xs, rotation_matrix(m[sub], d, base).astype(dtype)))
+    reference = {"-": x64}
+    for la in ("interleaved", "half"):  # float64 R_m x, 256 positions at a time
+        reference[la] = np.concatenate([_dense(x64[:, s:s + 256], rotation_matrix(m[s:s + 256], d, base, layout=la))
+                                        for s in range(0, positions, 256)], axis=1)
+    scale = np.linalg.norm(x.astype(np.float64), axis=-1, keepdims=True)
+    errors = {key: check_result(f"{key} ({dtype})", fn(), reference[la][:, part], scale[:, part])
+              for key, (la, part, fn) in variants.items()}
+    times = time_rounds({key: fn for key, (_, _, fn) in variants.items()}, repeats=repeats, warmup=warmup)
     rows = []
-    for dtype in dtypes:
-        x = x64.astype(dtype)
-        y, xs = np.empty_like(x), np.ascontiguousarray(x[:, sub])
-        scale = np.linalg.norm(x.astype(np.float64), axis=-1, keepdims=True)
-        R = rotation_matrix(m[sub], d, base).astype(dtype)
-        variants: dict[str, tuple[str, Callable]] = {"floor|-": ("-", lambda x, m, y=y: np.multiply(x, 1.0, out=y))}
-        for la in ("interleaved", "half"):
-            variants[f"apply_rope|{la}"] = (la, lambda x, m, la=la: apply_rope(x, m, layout=la, theta=theta))
-            variants[f"RopeCache.apply|{la}"] = (la, lambda x, m, la=la: cache.apply(x, m, layout=la))
-            variants[f"RopeCache.apply(out=)|{la}"] = (la, lambda x, m, la=la, y=y: cache.apply(x, m, layout=la, out=y))
-        for name, (la, fn) in {**_torch_variants(m, theta, dtype), **(extra or {})}.items():
-            variants[f"{name}|{la}"] = (la, fn)
-        funcs, meta = {}, {}
-        for key, (la, fn) in variants.items():
-            ref = x64 if la == "-" else reference[la]
-            meta[key] = (la, check_result(f"{key} ({dtype})", fn(x, m), ref, scale), 1.0)
-            funcs[key] = lambda fn=fn, x=x: fn(x, m)
-        dense = {  # R_m x on the subset of positions
-            "dense (R prebuilt)": lambda R=R, xs=xs: _dense(xs, R),
-            "dense (build R)": lambda xs=xs, dt=dtype: _dense(xs, rotation_matrix(m[sub], d, base).astype(dt)),
-        }
-        for name, fn in dense.items():
-            err = check_result(f"{name} ({dtype})", fn(), reference["interleaved"][:, sub], scale[:, sub])
-            funcs[f"{name}|interleaved"], meta[f"{name}|interleaved"] = fn, ("interleaved", err, positions / sub.size)
-        times = time_rounds(funcs, repeats=repeats, warmup=warmup)
-        for key, seconds in times.items():
-            layout, err, factor = meta[key]
-            rows.append({"dtype": dtype, "layout": layout, "variant": key.split("|")[0], "seconds": seconds * factor,
-                         "ratio": seconds * factor / times["floor|-"], "error": err})
+    for key, seconds in times.items():
+        layout, part, _ = variants[key]
+        seconds *= 1.0 if part is every else positions / sub.size
+        rows.append({"dtype": dtype, "layout": layout, "variant": key.split("|")[0], "seconds": seconds,
+                     "ratio": seconds / times["floor|-"], "error": errors[key]})
     return rows
 
 
@@ -320,12 +305,9 @@ def _print_report(res: dict) -> None:
         mod = res["model"]
         print(f"\nSmolLM2-135M, {mod['tokens']} tokens, float32: loading {mod['load_seconds']:.2f} s (goal <= 10 s): "
               f"{'met' if mod['load_seconds'] <= 10 else 'MISSED'}; numpy forward {mod['numpy_seconds']:.3f} s")
-        if "ratio" in mod:
-            print(f"transformers {mod['transformers_seconds']:.3f} s: ratio {mod['ratio']:.2f} (goal <= 1.5): "
-                  f"{'met' if mod['ratio'] <= 1.5 else 'MISSED'}; max |logit difference| "
-                  f"{mod['max_logit_difference']:.1e}")
-        else:
-            print("transformers not importable (run in .venv-conformance for the ratio)")
+        print("transformers not importable (run in .venv-conformance for the ratio)" if "ratio" not in mod else
+              f"transformers {mod['transformers_seconds']:.3f} s: ratio {mod['ratio']:.2f} (goal <= 1.5): "
+              f"{'met' if mod['ratio'] <= 1.5 else 'MISSED'}; max |logit difference| {mod['max_logit_difference']:.1e}")
 
 
 def run_cli(args: argparse.Namespace) -> int:

@@ -31,12 +31,9 @@ class OneLineParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the top-level parser with one subparser per entry of :data:`COMMANDS`."""
-    parser = OneLineParser(
-        prog="ropemath",
-        description="Derive and machine-check the mathematics of RoPE (RoFormer, arXiv:2104.09864).",
-    )
     from ropemath import __version__
 
+    parser = OneLineParser(prog="ropemath", description="Derive and machine-check RoPE (RoFormer, arXiv:2104.09864).")
     parser.add_argument("--version", action="version", version=f"ropemath {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
     for name, (module_name, help_text) in COMMANDS.items():

@@ -42,19 +42,8 @@ DPI = 100
 # differ by 1/255 (RMS below 0.05), while a moved curve, a changed label or a missing panel gives an RMS of 1 or more.
 RMS_TOLERANCE = 0.5
 
-__all__ = [
-    "DPI",
-    "FIGURES",
-    "RMS_TOLERANCE",
-    "figure_difference",
-    "png_bytes",
-    "save_png",
-    *_rotation.__all__,
-    *_frequencies.__all__,
-    *_decay.__all__,
-    *_attention.__all__,
-    *_rounding.__all__,
-]
+__all__ = ["DPI", "FIGURES", "RMS_TOLERANCE", "figure_difference", "png_bytes", "save_png", *_rotation.__all__,
+           *_frequencies.__all__, *_decay.__all__, *_attention.__all__, *_rounding.__all__]
 
 
 def png_bytes(fig: Figure, *, dpi: int = DPI) -> bytes:

@@ -77,10 +77,8 @@ def attention_pattern_figure(
     fig.colorbar(im, ax=axes[0], shrink=0.8)
     axes[0].set_title(r"score $(R_m x)^\top(R_n x)$", fontsize=9)
     top = float(weights[min(4, n_tokens - 1):].max())
-    for ax, w, title in (
-        (axes[1], weights, "causal softmax weights $a_{mn}$"),
-        (axes[2], shifted, f"the same, every position + {shift:g}"),
-    ):
+    for ax, w, title in ((axes[1], weights, "causal softmax weights $a_{mn}$"),
+                         (axes[2], shifted, f"the same, every position + {shift:g}")):
         im = ax.imshow(np.ma.masked_array(w, mask), cmap="viridis", vmin=0.0, vmax=top)
         fig.colorbar(im, ax=ax, shrink=0.8)
         ax.set_title(title, fontsize=9)

@@ -19,14 +19,8 @@ from ropemath.theory.decay import binned_bound, decay_bound, partial_sums
 from ropemath.theory.plateau import random_phase_level
 from ropemath.theory.similar_key import similar_key_expected_score, similar_key_scores
 
-__all__ = [
-    "PAPER_Y_TOP",
-    "long_term_decay",
-    "decay_across_bases",
-    "bound_vs_scores",
-    "partial_sum_paths_figure",
-    "similar_key_figure",
-]
+__all__ = ["PAPER_Y_TOP", "long_term_decay", "decay_across_bases", "bound_vs_scores", "partial_sum_paths_figure",
+           "similar_key_figure"]
 
 FIGSIZE = (8.0, 4.5)  # inches; 800 x 450 px at the 100 dpi of save_png: readable at a README's width
 PAPER_Y_TOP = 20.5  # RoFormer Figure 2's y-axis ends at about 20.5 (ticks 8 to 20), read off the paper's PDF
@@ -177,10 +171,8 @@ def partial_sum_paths_figure(
         ax.set_xlabel("Re")
         ax.grid(alpha=0.3)
     np.atleast_1d(axes)[0].set_ylabel("Im")
-    fig.suptitle(
-        rf"$S_j(r)$ as a walk of {half} unit steps (square: $S_{{{half}}}$); dashed circle: radius $B(r)$",
-        fontsize=10,
-    )
+    fig.suptitle(rf"$S_j(r)$ as a walk of {half} unit steps (square: $S_{{{half}}}$); dashed circle: radius $B(r)$",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 

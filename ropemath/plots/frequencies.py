@@ -26,14 +26,8 @@ from ropemath.models.scaling import (
 )
 from ropemath.models.yarn import llama31_frequencies
 
-__all__ = [
-    "spectrum_figure",
-    "pair_speeds_figure",
-    "pair_cosines_figure",
-    "wavelengths_figure",
-    "extension_frequencies_figure",
-    "unseen_angles",
-]
+__all__ = ["spectrum_figure", "pair_speeds_figure", "pair_cosines_figure", "wavelengths_figure",
+           "extension_frequencies_figure", "unseen_angles"]
 
 
 def spectrum_figure(d: int = 128, bases: Sequence[float] = (10000.0, 500000.0), context_length: int = 4096) -> Figure:

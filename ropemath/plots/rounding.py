@@ -82,20 +82,12 @@ def cos_sin_table_error_figure(length: int = 131072, d: int = 128, base: float =
         for dtype, color in (("float32", "C3"), ("float64", "C0")):
             e = hf_cos_sin_error(m, d, base, angle_dtype=dtype)
             blocks = e[: (length // 256) * 256].reshape(-1, 256).max(axis=1)  # max per block of 256 positions
-            ax.loglog(
-                m[255 : (length // 256) * 256 : 256] + 1,
-                blocks,
-                color=color,
-                lw=1.2,
-                label=f"angles in {dtype}, cos/sin cast to bfloat16",
-            )
+            ax.loglog(m[255 : (length // 256) * 256 : 256] + 1, blocks, color=color, lw=1.2,
+                      label=f"angles in {dtype}, cos/sin cast to bfloat16")
         ax.axhline(2.0**-9, color="k", lw=0.8, ls=":")
         ax.text(300, 2.0**-9 * 1.15, "2⁻⁹: half a bfloat16 spacing below 1", fontsize=8)
-        ax.set(
-            xlabel="position m (max over each block of 256)",
-            ylabel="max error of cos, sin",
-            title=f"A bfloat16 cos/sin table (d = {d}, base {base:g})",
-        )
+        ax.set(xlabel="position m (max over each block of 256)", ylabel="max error of cos, sin",
+               title=f"A bfloat16 cos/sin table (d = {d}, base {base:g})")
         ax.legend(fontsize=8, loc="upper left")
         ax.grid(alpha=0.3, which="both")
     return fig
