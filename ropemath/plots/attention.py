@@ -45,9 +45,8 @@ def score_map_figure(maps: Mapping[str, npt.ArrayLike], positions: npt.ArrayLike
     return fig
 
 
-def attention_pattern_figure(
-    n_tokens: int = 48, d: int = 32, seed: int = 0, shift: float = 1000.0, scale: float = 2.0
-) -> Figure:
+def attention_pattern_figure(n_tokens: int = 48, d: int = 32, seed: int = 0, shift: float = 1000.0,
+                             scale: float = 2.0) -> Figure:
     r"""Return three heat maps over (m, n) for one token at every position: scores, weights, shifted weights.
 
     .. math:: S_{mn} = (R_m x)^\top (R_n x) = x^\top R_{n-m}\,x, \qquad

@@ -57,9 +57,8 @@ def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -
     return fig
 
 
-def decay_across_bases(
-    bases: tuple[float, ...] = (1e2, 1e4, 5e5), dims: tuple[int, ...] = (32, 128, 512), r_max: float = 1e6
-) -> Figure:
+def decay_across_bases(bases: tuple[float, ...] = (1e2, 1e4, 5e5), dims: tuple[int, ...] = (32, 128, 512),
+                       r_max: float = 1e6) -> Figure:
     """Return the bound for several bases (left, d = 128) and head sizes (right, base 10000) on log distances.
 
     Each line is the bound's mean over a log-spaced bin (the raw curve oscillates faster than a pixel), the band
@@ -139,9 +138,8 @@ def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, s
     return fig
 
 
-def partial_sum_paths_figure(
-    distances: Sequence[float] = (0.0, 10.0, 100.0, 123457.0), d: int = 128, base: float = 10000.0
-) -> Figure:
+def partial_sum_paths_figure(distances: Sequence[float] = (0.0, 10.0, 100.0, 123457.0), d: int = 128,
+                             base: float = 10000.0) -> Figure:
     r"""Return one panel per distance: the walk :math:`0, S_1(r), \dots, S_{d/2}(r)`, circle of radius B(r).
 
     .. math:: S_j(r) = \sum_{i=0}^{j-1} e^{\mathrm{i}r\theta_i}, \qquad B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|

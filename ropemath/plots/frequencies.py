@@ -67,9 +67,8 @@ def spectrum_figure(d: int = 128, bases: Sequence[float] = (10000.0, 500000.0), 
     return fig
 
 
-def pair_speeds_figure(
-    d: int = 128, base: float = 10000.0, pairs: Sequence[int] = (0, 16, 32, 63), positions: int = 100
-) -> Figure:
+def pair_speeds_figure(d: int = 128, base: float = 10000.0, pairs: Sequence[int] = (0, 16, 32, 63),
+                       positions: int = 100) -> Figure:
     r"""Return :math:`m\theta_i \bmod 2\pi` against m for some pairs (left) and :math:`\cos m\theta_i` of all (right).
 
     .. math:: \varphi_i(m) = m\,\theta_i \bmod 2\pi, \qquad \theta_i = \text{base}^{-2i/d}
@@ -99,9 +98,8 @@ def pair_speeds_figure(
     return fig
 
 
-def pair_cosines_figure(
-    pairs: Sequence[int] = (0, 32, 63), d: int = 128, base: float = 10000.0, context: int = 4096
-) -> Figure:
+def pair_cosines_figure(pairs: Sequence[int] = (0, 32, 63), d: int = 128, base: float = 10000.0,
+                        context: int = 4096) -> Figure:
     r"""Return one panel per pair: :math:`\cos(r\theta_i)` for :math:`1 \le r \le 10^6` (log axis), context marked.
 
     .. math:: \theta_i = \mathrm{base}^{-2i/d}, \qquad \lambda_i = 2\pi/\theta_i
@@ -160,9 +158,8 @@ def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) 
     return fig
 
 
-def extension_frequencies_figure(
-    d: int = 128, base: float = 10000.0, scale: float = 16.0, original_length: int = 4096
-) -> Figure:
+def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: float = 16.0,
+                                 original_length: int = 4096) -> Figure:
     r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (at 4L), YaRN and Llama 3.1's rule, log y.
 
     .. math:: \theta'_i = \theta_i / s \;\text{(PI)}, \qquad \theta'_i = (b\,s^{d/(d-2)})^{-2i/d} \;\text{(NTK)}
@@ -193,13 +190,9 @@ def extension_frequencies_figure(
     return fig
 
 
-UNSEEN_STYLES = {
-    "none": ("0.35", "-", "no scaling (extrapolate)"),
-    "PI": ("C0", "-", "PI"),
-    "NTK": ("C1", "-", "NTK (= dynamic NTK at L')"),
-    "YaRN (paper)": ("C2", "-", "YaRN, paper formula"),
-    "YaRN (reference code)": ("C3", "--", "YaRN, reference code"),
-}
+UNSEEN_STYLES = {"none": ("0.35", "-", "no scaling (extrapolate)"), "PI": ("C0", "-", "PI"),
+                 "NTK": ("C1", "-", "NTK (= dynamic NTK at L')"), "YaRN (paper)": ("C2", "-", "YaRN, paper formula"),
+                 "YaRN (reference code)": ("C3", "--", "YaRN, reference code")}
 
 
 def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, original_length: int = 4096) -> Figure:
@@ -227,8 +220,7 @@ def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, orig
                 ax.axvspan(shaded[0] - 0.5, i[-1] + 0.5, color="0.9", zorder=0)
         left.plot(i, L * train / (2 * np.pi), color="k", lw=3.0, label=f"training, L = {L} (PI lies on it)")
         for key, (color, ls, label) in UNSEEN_STYLES.items():
-            th = thetas[key]
-            n = int(unseen_angle_pairs(th, train, length=L, new_length=L2).sum())
+            th, n = thetas[key], int(unseen_angle_pairs(thetas[key], train, length=L, new_length=L2).sum())
             text = f"{label}: {n} pairs see unseen angles"
             left.plot(i, L2 * th / (2 * np.pi), color=color, ls=ls, lw=1.3, label=text)
             right.plot(i, angle_range_ratio(th, train, length=L, new_length=L2), color=color, ls=ls, lw=1.3)
@@ -243,7 +235,6 @@ def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, orig
             ax.set_xlabel("pair index i")
             ax.set_xlim(-0.5, i[-1] + 0.5)
             ax.grid(alpha=0.3, which="major")
-        handles, labels = left.get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=8, frameon=False)
+        fig.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=2, fontsize=8, frameon=False)
         fig.suptitle(f"Unseen angles: d = {d}, base {base:g}, L = {L}, s = {scale:g}", fontsize=11)
     return fig

@@ -23,10 +23,8 @@ __all__ = ["clock_figure", "query_key_clock_figure", "rotated_pair_figure", "lay
 CIRCLE = np.linspace(0.0, 2 * np.pi, 181)
 
 
-def clock_figure(
-    positions: Sequence[int] = (0, 1, 2, 3, 10, 100), d: int = 8, base: float = 10000.0,
-    phases: npt.ArrayLike | None = None,
-) -> Figure:
+def clock_figure(positions: Sequence[int] = (0, 1, 2, 3, 10, 100), d: int = 8, base: float = 10000.0,
+                 phases: npt.ArrayLike | None = None) -> Figure:
     r"""Return small multiples of clock hands: row = position m, column = pair i, hand at :math:`\varphi_i + m\theta_i`.
 
     .. math:: \text{hand}_{m,i} = \big(\cos(\varphi_i + m\theta_i),\ \sin(\varphi_i + m\theta_i)\big)
@@ -67,9 +65,8 @@ def clock_figure(
     return fig
 
 
-def query_key_clock_figure(
-    phase_q: float, phase_k: float, position_pairs: Sequence[tuple[int, int]], theta: float = 1.0
-) -> Figure:
+def query_key_clock_figure(phase_q: float, phase_k: float, position_pairs: Sequence[tuple[int, int]],
+                           theta: float = 1.0) -> Figure:
     r"""Return one clock per (m, n) with the query's hand (``lines[-2]``) and the key's (``lines[-1]``) of one pair.
 
     .. math:: \angle(\text{query}, \text{key}) = (\varphi_k - \varphi_q) + (n - m)\theta
