@@ -183,7 +183,7 @@ def test_model_report_verdicts(capsys):
 
 
 def test_stored_run_is_the_commands_output_on_float32():
-    """The stored run (read by the performance page) has the command's keys and its table is float32, ratio = t / floor."""
+    """The stored run (quoted by the performance page) has the command's keys; float32 table, ratio = t / floor."""
     run = json.loads(STORED.read_text(encoding="utf-8"))
     assert {"machine", "load_average", "repeats", "shape", "table", "goals"} <= set(run)
     assert run["shape"] == [32, 4096, 128] and {r["dtype"] for r in run["table"]} == {"float32"}
@@ -195,5 +195,6 @@ def test_stored_run_is_the_commands_output_on_float32():
 def test_bench_arguments_match_the_documented_options():
     parser = argparse.ArgumentParser()
     bench.add_cli_arguments(parser)
-    documented = {"--quick", "--json", "--plot", "--sections", "--model", "--repeats", "--heads", "--positions", "--dim"}
+    documented = {"--quick", "--json", "--plot", "--sections", "--model", "--repeats", "--heads", "--positions",
+                  "--dim"}
     assert documented <= {s for action in parser._actions for s in action.option_strings}
