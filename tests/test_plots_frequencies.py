@@ -1,17 +1,26 @@
-"""Figures of notebook 03 (ropemath.plots.frequencies): object API only, drawn from the package's
-numbers, not registered as committed figures."""
+"""Pictures of the frequencies and of rounding (ropemath.plots): object API only, drawn from the package's numbers
+(the critical pair, both layouts, every extension method), legends off the plot."""
 
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ropemath import frequencies, full_turn_count, wavelengths
 from ropemath.core.roundoff import UNIT_ROUNDOFF
-from ropemath.plots import FIGURES
-from ropemath.plots.frequencies import position_error_figure, spectrum_figure
+from ropemath.plots import (
+    FIGURES,
+    cos_sin_table_error_figure,
+    extension_frequencies_figure,
+    layout_pairs_figure,
+    position_error_figure,
+    spectrum_figure,
+    unseen_angles,
+    wavelengths_figure,
+)
 
 
 def test_module_does_not_import_pyplot():
@@ -68,3 +77,25 @@ def test_figure_bad_input():
         position_error_figure([1.0, 2.0], {"a": [-1e-16, 1e-16]})
     with pytest.raises(TypeError, match=r"^errors\['a'\] must be a real number or an array of real numbers"):
         position_error_figure([1.0, 2.0], {"a": [1j, 1e-16]})
+
+
+def test_figures_build():
+    assert len(layout_pairs_figure(8).axes) == 1
+    fig = wavelengths_figure(128, 10000.0, 4096)
+    assert any("critical pair i = 45" in t.get_text() for t in fig.axes[0].texts)
+    fig = extension_frequencies_figure()
+    labels = [line.get_label() for line in fig.axes[0].lines]
+    assert {"PI", "NTK", "YaRN (paper)", "YaRN (reference code)"} <= set(labels)
+    assert any("Llama 3.1" in x for x in labels) and any("dynamic NTK" in x for x in labels)
+    assert len(cos_sin_table_error_figure(4096).axes[0].lines) >= 2
+
+
+def test_unseen_angles_legend_does_not_cover_the_axes():
+    fig = unseen_angles()
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    legend = fig.legends[0].get_window_extent(renderer)
+    for ax in fig.axes:
+        assert not legend.overlaps(ax.get_window_extent(renderer))
+    assert legend.height < 0.2 * fig.bbox.height

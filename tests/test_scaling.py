@@ -462,8 +462,7 @@ def test_bad_input_names_the_parameter(call, exc, name):
 def test_unseen_angles_figure_is_registered_and_labelled():
     from matplotlib.figure import Figure
 
-    from ropemath.plots import FIGURES
-    from ropemath.plots.scaling import unseen_angles
+    from ropemath.plots import FIGURES, unseen_angles
 
     assert FIGURES["unseen_angles"] is unseen_angles
     fig = unseen_angles()

@@ -15,9 +15,9 @@ import pytest  # noqa: E402
 from ropemath import apply_rope, frequencies, wavelengths  # noqa: E402
 from ropemath.attention.linear_cost import linear_attention_cost  # noqa: E402
 from ropemath.attention.softmax import rope_attention_weights, rope_scores  # noqa: E402
-from ropemath.plots import FIGURES  # noqa: E402
-from ropemath.plots.attention_pattern import attention_pattern_figure  # noqa: E402
-from ropemath.plots.decay_pictures import (  # noqa: E402
+from ropemath.plots import (  # noqa: E402
+    FIGURES,
+    attention_pattern_figure,
     pair_cosines_figure,
     partial_sum_paths_figure,
     similar_key_figure,

@@ -1,50 +1,43 @@
-r"""Figures of the long-term decay (RoFormer §3.4.3, Figure 2).
+r"""Pictures of the long-term decay: RoFormer Figure 2 uncropped, the bound across bases and head sizes, the bound
+beside actual scores, the partial sums S_j(r) as a walk in the plane, and the expected score of a similar key.
 
-Scope: three figure functions, each returning a :class:`matplotlib.figure.Figure` built
-with the object API (no pyplot, so importing this module changes no backend) and the
-matplotlib default style (so a user's matplotlibrc cannot change the committed PNGs):
-
-* :func:`long_term_decay` — RoFormer Figure 2 reproduced, with the part the paper's frame clips;
-* :func:`decay_across_bases` — the bound for several bases and head sizes on a log distance axis;
-* :func:`bound_vs_scores` — the bound beside actual scores of random, aligned and extremal vectors.
-
-All numbers come from :mod:`ropemath.theory.decay`, :mod:`ropemath.theory.abel` and :mod:`ropemath.theory.plateau`;
-this module only draws them.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3, Figure 2; Llama 3 (base 500000).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.3 (eq. 35-37, Figure 2); X. Men et al., *Base of
+RoPE Bounds Context Length*, arXiv:2405.14591 (the condition on the cosine sum); Llama 3 (base 500000).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 import numpy as np
 from matplotlib import style
 from matplotlib.figure import Figure
 
+from ropemath.core._validate import check_base, check_d
 from ropemath.theory.abel import abel_constant, complex_score
-from ropemath.theory.decay import binned_bound, decay_bound
+from ropemath.theory.decay import binned_bound, decay_bound, partial_sums
 from ropemath.theory.plateau import random_phase_level
+from ropemath.theory.similar_key import similar_key_expected_score, similar_key_scores
 
-__all__ = ["long_term_decay", "decay_across_bases", "bound_vs_scores", "PAPER_Y_TOP"]
+__all__ = ["PAPER_Y_TOP", "long_term_decay", "decay_across_bases", "bound_vs_scores", "partial_sum_paths_figure",
+           "similar_key_figure"]
 
 FIGSIZE = (8.0, 4.5)  # inches; 800 x 450 px at the 100 dpi of save_png: readable at a README's width
 PAPER_Y_TOP = 20.5  # RoFormer Figure 2's y-axis ends at about 20.5 (ticks 8 to 20), read off the paper's PDF
 
 
-def _style():
-    return style.context("default")
-
-
 def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -> Figure:
-    """RoFormer Figure 2: the relative upper bound against the relative distance, uncropped.
+    r"""Return RoFormer Figure 2 uncropped: the bound B(r) against r, the part above the paper's frame shaded.
 
-    The paper's y-axis stops near 20.5, which hides the start of the curve (the bound is
-    (d/2 + 1)/2 = 32.5 at r = 0 for d = 128 and falls below 20.5 only at r ≈ 5.4); the region
-    above the paper's frame is shaded.  The far-out level predicted by random phases is dotted.
+    .. math:: B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|, \qquad B(0) = (d/2 + 1)/2
+
+    The paper's y-axis stops near 20.5 and hides the start (32.5 at r = 0 for d = 128); dotted: the random-phase
+    level far out.  Source: RoFormer §3.4.3, Figure 2.
     """
     r = np.linspace(0.0, r_max, int(r_max * 20) + 1)
     b = decay_bound(r, d, base)
     level = random_phase_level(d)
-    with _style():
+    with style.context("default"):
         fig = Figure(figsize=FIGSIZE)
         ax = fig.add_subplot()
         frame = f"above RoFormer Fig. 2's frame (y > {PAPER_Y_TOP})"
@@ -54,41 +47,26 @@ def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -
         ax.plot(r, b, color="C0", lw=1.3, label=curve)
         ax.axhline(level, color="C3", ls=":", lw=1.5, label=f"random-phase level {level:.2f} (the far-out plateau)")
         ax.plot([0.0], [b[0]], "o", color="C0", ms=5)
-        ax.annotate(
-            f"r = 0: (d/2 + 1)/2 = {b[0]:g}",
-            xy=(0.0, b[0]),
-            xytext=(14.0, 29.0),
-            arrowprops={"arrowstyle": "->", "color": "0.3"},
-            fontsize=9,
-        )
-        ax.set(
-            xlim=(0.0, r_max),
-            ylim=(0.0, 34.0),
-            xlabel="relative distance",
-            ylabel="relative upper bound",
-            title=f"Long-term decay (RoFormer Fig. 2 reproduced, uncropped): d = {d}, base {base:g}",
-        )
+        ax.annotate(f"r = 0: (d/2 + 1)/2 = {b[0]:g}", xy=(0.0, b[0]), xytext=(14.0, 29.0),
+                    arrowprops={"arrowstyle": "->", "color": "0.3"}, fontsize=9)
+        ax.set(xlim=(0.0, r_max), ylim=(0.0, 34.0), xlabel="relative distance", ylabel="relative upper bound",
+               title=f"Long-term decay (RoFormer Fig. 2 reproduced, uncropped): d = {d}, base {base:g}")
         ax.grid(alpha=0.3)
         ax.legend(loc="upper right", fontsize=9, framealpha=0.95)
         fig.tight_layout()
     return fig
 
 
-def decay_across_bases(
-    bases: tuple[float, ...] = (1e2, 1e4, 5e5),
-    dims: tuple[int, ...] = (32, 128, 512),
-    r_max: float = 1e6,
-) -> Figure:
-    """The bound for several bases (left, d = 128) and head sizes (right, base 10000), log distances.
+def decay_across_bases(bases: tuple[float, ...] = (1e2, 1e4, 5e5), dims: tuple[int, ...] = (32, 128, 512),
+                       r_max: float = 1e6) -> Figure:
+    """Return the bound for several bases (left, d = 128) and head sizes (right, base 10000) on log distances.
 
-    Each line is the mean of the bound over a log-spaced bin of distances (the raw curve
-    oscillates far faster than a pixel); the band spans the 10%-90% quantiles within the bin.
-    Dotted lines: the random-phase level, the mean of the bound far out (it depends on d only); the bound
-    itself has no limit and keeps returning towards its value at r = 0.
+    Each line is the bound's mean over a log-spaced bin (the raw curve oscillates faster than a pixel), the band
+    its 10%-90% quantiles; dotted: the random-phase level, the bound's mean far out (it depends on d only).
     """
     edges = np.geomspace(1.0, r_max, 151)
     centers = np.sqrt(edges[:-1] * edges[1:])
-    with _style():
+    with style.context("default"):
         fig = Figure(figsize=FIGSIZE)
         left, right = fig.subplots(1, 2, sharex=True)
         for color, base in zip(("C2", "C0", "C1"), bases, strict=False):
@@ -115,35 +93,24 @@ def decay_across_bases(
     return fig
 
 
-def _example_vectors(d: int, seed: int = 0) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Three (q, k) pairs: seeded random, aligned (k = q), and the ramp that attains eq. 37 at r = 0."""
-    rng = np.random.default_rng(seed)
-    q_rand, k_rand = rng.standard_normal(d), rng.standard_normal(d)
-    q_al = rng.standard_normal(d)
-    ramp = np.zeros(d)
-    ramp[0::2] = np.sqrt(d // 2 - np.arange(d // 2))  # h_i = |q_i|^2 = d/2 - i, so every |h_{i+1} - h_i| = 1
-    return {
-        "random q, k": (q_rand, k_rand),
-        "aligned k = q": (q_al, q_al),
-        "ramp k = q, |q_i|² = d/2 - i": (ramp, ramp),
-    }
-
-
 def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, seed: int = 0) -> Figure:
-    """The bound decays; individual scores need not.
+    r"""Return the bound beside actual scores: the bound decays, individual scores need not.
 
-    Left: absolute scores divided by their own Abel constant ``max|Δh| · d/2`` (so eq. 37 says each
-    curve stays below the bound), on a log axis, so that scores far below the bound stay visible:
-    the ramp vector reaches the bound at r = 0, random and aligned vectors sit one to three orders of
-    magnitude below it (dips are sign changes).  Right: the same scores as cosines
-    ``score / (|q||k|)``: the aligned score decays from 1 but not monotonically, the random one does
-    not decay at all.
+    .. math:: |\text{score}(r)| \le \max_i|h_{i+1} - h_i| \cdot \tfrac{d}{2} \cdot B(r) \quad \text{(eq. 37)}
+
+    Left (log axis): random, aligned and ramp (which reaches the bound at r = 0) scores over their Abel constant;
+    right: the same scores as cosines.  Source: RoFormer §3.4.3, eq. (37).
     """
     r = np.linspace(0.0, r_max, int(r_max * 4) + 1)
     b = decay_bound(r, d, base)
-    examples = _example_vectors(d, seed)
+    rng = np.random.default_rng(seed)
+    q_rand, k_rand, q_al = rng.standard_normal(d), rng.standard_normal(d), rng.standard_normal(d)
+    ramp = np.zeros(d)
+    ramp[0::2] = np.sqrt(d // 2 - np.arange(d // 2))  # h_i = |q_i|^2 = d/2 - i, so every |h_{i+1} - h_i| = 1
+    examples = {"random q, k": (q_rand, k_rand), "aligned k = q": (q_al, q_al),
+                "ramp k = q, |q_i|² = d/2 - i": (ramp, ramp)}
     colors = {"random q, k": "C1", "aligned k = q": "C2", "ramp k = q, |q_i|² = d/2 - i": "C4"}
-    with _style():
+    with style.context("default"):
         fig = Figure(figsize=FIGSIZE)
         left, right = fig.subplots(1, 2, sharex=True)
         floor = 1e-3  # bottom of the log axis; |score| dips below it only at sign changes
@@ -168,4 +135,72 @@ def bound_vs_scores(d: int = 128, base: float = 10000.0, r_max: float = 256.0, s
         right.legend(fontsize=8, loc="upper right")
         fig.suptitle(f"The bound decays; individual scores need not (d = {d}, base {base:g}, seed {seed})", fontsize=11)
         fig.tight_layout()
+    return fig
+
+
+def partial_sum_paths_figure(distances: Sequence[float] = (0.0, 10.0, 100.0, 123457.0), d: int = 128,
+                             base: float = 10000.0) -> Figure:
+    r"""Return one panel per distance: the walk :math:`0, S_1(r), \dots, S_{d/2}(r)`, circle of radius B(r).
+
+    .. math:: S_j(r) = \sum_{i=0}^{j-1} e^{\mathrm{i}r\theta_i}, \qquad B(r) = \frac{1}{d/2}\sum_{j=1}^{d/2}|S_j(r)|
+
+    Fast pairs turn the walk around, slow pairs all step to the right.  Source: RoFormer eq. (36)-(37), Figure 2.
+
+    >>> fig = partial_sum_paths_figure((0.0,), 8)
+    >>> fig.axes[0].lines[0].get_xdata().tolist()  # at r = 0 every step points right
+    [0.0, 1.0, 2.0, 3.0, 4.0]
+    """
+    d, base = check_d(d), check_base(base)
+    half = d // 2
+    fig = Figure(figsize=(10.0, 3.4))
+    axes = fig.subplots(1, len(distances))
+    t = np.linspace(0.0, 2.0 * np.pi, 361)
+    for ax, r in zip(np.atleast_1d(axes), distances, strict=True):
+        s = np.concatenate([[0.0], partial_sums(float(r), d, base)])
+        b = float(decay_bound(float(r), d, base))
+        ax.plot(s.real, s.imag, color="C0", lw=1.0, marker=".", ms=2.5)
+        ax.plot(b * np.cos(t), b * np.sin(t), color="C3", ls="--", lw=1.0)
+        ax.plot([0.0], [0.0], "o", color="k", ms=3)
+        ax.plot([s[-1].real], [s[-1].imag], "s", color="C1", ms=4)
+        ax.set_aspect("equal")
+        lim = max(np.abs(s).max(), b) * 1.1 + 1.0
+        ax.set(xlim=(-lim, lim), ylim=(-lim, lim))
+        ax.set_title(f"r = {r:g}: B(r) = {b:.2f}", fontsize=9)
+        ax.set_xlabel("Re")
+        ax.grid(alpha=0.3)
+    np.atleast_1d(axes)[0].set_ylabel("Im")
+    fig.suptitle(rf"$S_j(r)$ as a walk of {half} unit steps (square: $S_{{{half}}}$); dashed circle: radius $B(r)$",
+                 fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def similar_key_figure(d: int = 128, base: float = 10000.0, r_max: float = 4096.0, seed: int = 0) -> Figure:
+    r"""Return the expected score of :math:`k = q + \varepsilon` against r: formula, seeded Monte Carlo, sign.
+
+    .. math:: \mathbb{E}[(R_m q)^\top(R_n k)] = 2\sum_{i=0}^{d/2-1}\cos(r\theta_i), \qquad q, \varepsilon \sim N(0, I_d)
+
+    Red dots: distances where the formula is negative.  Source: :func:`ropemath.theory.similar_key.similar_key_scores`.
+
+    >>> float(similar_key_figure(8, r_max=100.0).axes[0].lines[0].get_ydata()[0])  # 2 * d/2 at r = 0
+    8.0
+    """
+    d, base = check_d(d), check_base(base)
+    r = np.linspace(0.0, r_max, 4001)
+    expected = similar_key_expected_score(r, d, base)
+    r_mc = np.linspace(0.0, r_max, 33)
+    mean, se = similar_key_scores(r_mc, d, base, trials=400, seed=seed)
+    fig = Figure(figsize=(8.0, 3.6))
+    ax = fig.add_subplot()
+    ax.plot(r, expected, color="C0", lw=1.2, label=r"formula $2\sum_i\cos(r\theta_i)$")
+    ax.errorbar(r_mc, mean, yerr=2 * se, fmt="o", ms=3, color="C1", lw=1, label="Monte Carlo, 400 draws (±2 SE)")
+    ax.axhline(0.0, color="0.3", ls=":", lw=1.2, label="unrelated key: 0")
+    neg = expected < 0
+    ax.plot(r[neg], expected[neg], ".", color="C3", ms=3,
+            label="expected score < 0 (the condition of Men et al. fails)")
+    ax.set(xlabel="relative distance r", ylabel="expected score", xlim=(0.0, r_max))
+    ax.set_title(f"Expected score of a key similar to the query, k = q + noise (d = {d}, base {base:g})", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="upper right")
+    fig.tight_layout()
     return fig

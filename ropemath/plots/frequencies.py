@@ -1,48 +1,44 @@
-r"""Figures for notebook 03 (generalise RoPE to d dimensions): the spectrum and rounding vs position.
+r"""Pictures of the frequencies θ_i = base^(−2i/d): how fast each pair turns, its wavelength against the context,
+and the frequencies after context extension (PI, NTK, YaRN, Llama 3.1) with the angles training never showed.
 
-Scope: two figure functions built with the object API (``matplotlib.figure.Figure``, never
-``pyplot``).  They are notebook figures and are *not* registered in
-:data:`ropemath.plots.FIGURES`.  All numbers come from :mod:`ropemath.core.spectrum` and
-:mod:`ropemath.core.roundoff`; these functions only draw.
-
-* :func:`spectrum_figure`: :math:`\theta_i` and :math:`\lambda_i = 2\pi/\theta_i` against the
-  pair index ``i`` (log scale) for one or more bases, with the context length marked;
-* :func:`position_error_figure`: identity-check errors against :math:`|m|` (log-log) with the
-  reference line :math:`|m|\,2^{-53}`.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15)-(16); matplotlib's
-object-oriented API (``Figure.subplots``).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15); Liu et al., arXiv:2310.05209 (critical pair);
+Chen et al., arXiv:2306.15595 (PI); Peng et al., arXiv:2309.00071 (NTK, YaRN); Meta Llama 3.1 ``apply_scaling``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
-import numpy.typing as npt
+from matplotlib import style
 from matplotlib.figure import Figure
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions
-from ropemath.core.rotation import frequencies
-from ropemath.core.roundoff import UNIT_ROUNDOFF
+from ropemath.core._validate import check_base, check_d, check_int
+from ropemath.core.rotation import angles, frequencies
 from ropemath.core.spectrum import full_turn_count, wavelengths
+from ropemath.models.context_length import critical_pair
+from ropemath.models.scaling import (
+    angle_range_ratio,
+    dynamic_ntk_frequencies,
+    extension_frequencies,
+    never_full_turn,
+    unseen_angle_pairs,
+)
+from ropemath.models.yarn import llama31_frequencies
 
-__all__ = ["spectrum_figure", "position_error_figure"]
+__all__ = ["spectrum_figure", "pair_speeds_figure", "pair_cosines_figure", "wavelengths_figure",
+           "extension_frequencies_figure", "unseen_angles"]
 
 
-def spectrum_figure(
-    d: int = 128, bases: Sequence[float] = (10000.0, 500000.0), context_length: int = 4096
-) -> Figure:
-    r"""Return a two-panel figure: :math:`\theta_i` and :math:`\lambda_i` against ``i`` (log y).
+def spectrum_figure(d: int = 128, bases: Sequence[float] = (10000.0, 500000.0), context_length: int = 4096) -> Figure:
+    r"""Return :math:`\theta_i` (left) and :math:`\lambda_i` (right, with :math:`L - 1` marked) against i, log y.
 
     .. math:: \theta_i = \mathrm{base}^{-2i/d}, \qquad \lambda_i = 2\pi\,\mathrm{base}^{2i/d}
 
-    The right panel marks :math:`L - 1` (``context_length - 1``); pairs below the line make at
-    least one full turn inside the context (their count, :func:`ropemath.full_turn_count`, is
-    in the legend).  Source: RoFormer eq. (15).
+    The legend counts the pairs that make a full turn inside the context (:func:`ropemath.full_turn_count`).
+    Source: RoFormer eq. (15).
 
-    >>> fig = spectrum_figure(d=16, bases=(100.0,), context_length=64)
-    >>> [ax.get_yscale() for ax in fig.axes]
+    >>> [ax.get_yscale() for ax in spectrum_figure(d=16, bases=(100.0,), context_length=64).axes]
     ['log', 'log']
     """
     d = check_d(d)
@@ -71,46 +67,174 @@ def spectrum_figure(
     return fig
 
 
-def position_error_figure(positions: npt.ArrayLike, errors: Mapping[str, npt.ArrayLike]) -> Figure:
-    r"""Return a log-log plot of each error series against :math:`|m|`, with the line :math:`|m|\,2^{-53}`.
+def pair_speeds_figure(d: int = 128, base: float = 10000.0, pairs: Sequence[int] = (0, 16, 32, 63),
+                       positions: int = 100) -> Figure:
+    r"""Return :math:`m\theta_i \bmod 2\pi` against m for some pairs (left) and :math:`\cos m\theta_i` of all (right).
 
-    .. math:: \mathrm{err}(m) \;\text{vs}\; |m|, \qquad \text{reference } |m|\,u,\; u = 2^{-53}
+    .. math:: \varphi_i(m) = m\,\theta_i \bmod 2\pi, \qquad \theta_i = \text{base}^{-2i/d}
 
-    ``errors`` maps a label to an array aligned with ``positions`` (for example the output of
-    :func:`ropemath.error_vs_position`).  Zero errors cannot be drawn on a log axis and are
-    left out (the legend says how many).  Source: Higham (2002) §2.2 (unit roundoff).
+    Source: RoFormer eq. (15).
 
-    >>> fig = position_error_figure([1, -10, 100], {"composition": [1e-16, 1e-15, 0.0]})
-    >>> fig.axes[0].get_xscale(), len(fig.axes[0].get_lines())
-    ('log', 2)
+    >>> len(pair_speeds_figure(d=8, pairs=(0, 3), positions=10).axes[0].lines)
+    2
     """
-    m = check_positions(positions, name="positions")
-    if m.ndim != 1 or m.size == 0 or np.any(m == 0):
-        raise ValueError("positions must be a non-empty 1-D sequence of nonzero positions")
-    if not isinstance(errors, Mapping):
-        raise TypeError(f"errors must be a mapping from labels to error arrays, got {type(errors).__name__}")
-    checked = {}
-    for label, values in errors.items():
-        err = check_positions(values, name=f"errors[{label!r}]")
-        if err.shape != m.shape:
-            raise ValueError(f"errors[{label!r}] must have the shape of positions {m.shape}, got {err.shape}")
-        if np.any(err < 0):
-            raise ValueError(f"errors[{label!r}] must contain only errors >= 0, got a negative entry")
-        checked[label] = err
-    fig = Figure(figsize=(7, 3.8))
-    fig.subplots_adjust(left=0.11, right=0.97, bottom=0.13, top=0.91)
-    ax = fig.subplots()
-    size = np.abs(m)
-    markers = "os^vDx"
-    for j, (label, err) in enumerate(checked.items()):
-        keep = err > 0
-        zeros = int(np.count_nonzero(~keep))
-        note = f" ({zeros} exact zeros not shown)" if zeros else ""
-        ax.plot(size[keep], err[keep], markers[j % len(markers)], ms=4, alpha=0.7, label=label + note)
-    line = np.array([size.min(), size.max()])
-    ax.plot(line, line * UNIT_ROUNDOFF, "k--", lw=1, label=r"$|m|\,2^{-53}$")
-    ax.set(xscale="log", yscale="log", xlabel="|m| (query position, both signs)", ylabel="error",
-           title="identity-check error against position (float64)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    d, base = check_d(d), check_base(base)
+    positions = check_int(positions, "positions", minimum=1, maximum=100_000)
+    m = np.arange(positions + 1)
+    phi, theta = angles(m, d, base), frequencies(d, base)
+    fig = Figure(figsize=(10.0, 3.6))
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1.0]})
+    for i in pairs:
+        i = check_int(i, "pair", minimum=0, maximum=d // 2 - 1)
+        left.plot(m, np.mod(phi[:, i], 2 * np.pi), lw=1.5, label=f"pair {i}: θ = {theta[i]:.3g}")
+    left.set(xlabel="position m", ylabel="angle m θ_i (mod 2π) [rad]", ylim=(0, 2 * np.pi + 0.3),
+             title=f"each pair turns at its own speed (d = {d})")
+    left.legend(fontsize=8, loc="upper right")
+    image = right.imshow(np.cos(phi).T, aspect="auto", cmap="RdBu_r", origin="upper", interpolation="nearest",
+                         extent=(-0.5, positions + 0.5, d // 2 - 0.5, -0.5), vmin=-1, vmax=1)
+    right.set(xlabel="position m", ylabel="pair i (fast at the top)", title="cos(m θ_i) for all d/2 pairs")
+    fig.colorbar(image, ax=right, shrink=0.85)
+    fig.subplots_adjust(left=0.07, right=0.97, bottom=0.15, top=0.88, wspace=0.25)
+    return fig
+
+
+def pair_cosines_figure(pairs: Sequence[int] = (0, 32, 63), d: int = 128, base: float = 10000.0,
+                        context: int = 4096) -> Figure:
+    r"""Return one panel per pair: :math:`\cos(r\theta_i)` for :math:`1 \le r \le 10^6` (log axis), context marked.
+
+    .. math:: \theta_i = \mathrm{base}^{-2i/d}, \qquad \lambda_i = 2\pi/\theta_i
+
+    Dashed: the context length; dotted: the wavelength :math:`\lambda_i`.  Source: RoFormer eq. (15).
+
+    >>> len(pair_cosines_figure((0, 63)).axes)
+    2
+    """
+    d, base = check_d(d), check_base(base)
+    theta, lam = frequencies(d, base), wavelengths(d, base)
+    r = np.geomspace(1.0, 1e6, 20001)
+    fig = Figure(figsize=(9.0, 5.2))
+    axes = fig.subplots(len(pairs), 1, sharex=True)
+    for ax, i in zip(np.atleast_1d(axes), pairs, strict=True):
+        ax.plot(r, np.cos(r * theta[i]), color="C0", lw=0.6)
+        ax.axvline(context, color="C3", ls="--", lw=1.2, label=f"context length {context}")
+        ax.axvline(lam[i], color="0.3", ls=":", lw=1.2, label=rf"one full turn: $2\pi/\theta_{{{i}}}$")
+        ax.set_ylim(-1.15, 1.15)
+        ax.set_ylabel(rf"$\cos(r\theta_{{{i}}})$")
+        ax.set_title(rf"pair {i}: $\theta_{{{i}}}$ = {theta[i]:.3g} rad per position", fontsize=9, loc="left")
+        ax.legend(fontsize=7, loc="lower left", framealpha=0.9)
+        ax.grid(alpha=0.3)
+    ax.set_xscale("log")
+    ax.set_xlabel("relative distance r (log scale)")
+    fig.suptitle(f"Fast, middle and slow pairs (d = {d}, base {base:g})", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) -> Figure:
+    r"""Return the wavelength of each pair against the training length L, with Liu et al.'s critical pair marked.
+
+    .. math:: \lambda_i = 2\pi/\theta_i, \qquad \text{pairs with } \lambda_i > L \text{ never make a full turn}
+
+    >>> any("critical pair i = 1" in t.get_text() for t in wavelengths_figure(8, 100.0, 20).axes[0].texts)
+    True
+    """
+    wl = 2 * np.pi / frequencies(d, base)
+    ic = critical_pair(d, base, length)
+    i = np.arange(wl.size)
+    with style.context("default"):
+        fig = Figure(figsize=(7.0, 3.6))
+        ax = fig.subplots()
+        ax.semilogy(i[: ic + 1], wl[: ic + 1], "o", ms=3, color="C0",
+                    label="λᵢ ≤ L: at least one full turn in training")
+        ax.semilogy(i[ic + 1 :], wl[ic + 1 :], "o", ms=3, color="C3", label="λᵢ > L: never a full turn")
+        ax.axhline(length, color="k", lw=1)
+        ax.text(1, length * 1.3, f"training length L = {length}", fontsize=9)
+        ax.axvline(ic, color="C2", ls="--", lw=1)
+        ax.text(ic - 1, 20, f"critical pair i = {ic}\n(Liu et al.)", ha="right", color="C2", fontsize=9)
+        ax.set(xlabel="pair index i", ylabel="wavelength λᵢ = 2π/θᵢ (positions)",
+               title=f"Wavelength of each pair (d = {d}, base {base:g})")
+        ax.legend(loc="upper left", fontsize=8)
+        ax.grid(alpha=0.3)
+    return fig
+
+
+def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: float = 16.0,
+                                 original_length: int = 4096) -> Figure:
+    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (at 4L), YaRN and Llama 3.1's rule, log y.
+
+    .. math:: \theta'_i = \theta_i / s \;\text{(PI)}, \qquad \theta'_i = (b\,s^{d/(d-2)})^{-2i/d} \;\text{(NTK)}
+
+    >>> len(extension_frequencies_figure(16, original_length=64).axes[0].lines)
+    8
+    """
+    th = extension_frequencies(d, base, scale=scale, original_length=original_length)
+    th.pop("dynamic NTK at L'")  # equal to NTK; show dynamic NTK part-way instead
+    th["dynamic NTK at ℓ = 4L"] = dynamic_ntk_frequencies(
+        d, base, length=4 * original_length, original_length=original_length)
+    th["Llama 3.1 rule (factor s, low 1, high 4)"] = llama31_frequencies(
+        d, base, factor=scale, low_freq_factor=1.0, high_freq_factor=4.0, original_length=original_length)
+    i = np.arange(d // 2)
+    styles = ["k-", "C0-", "C1-", "C2-", "C3--", "C4:", "C5-."]
+    with style.context("default"):
+        fig = Figure(figsize=(7.5, 4.0))
+        ax = fig.subplots()
+        for (name, t), st in zip(th.items(), styles, strict=True):
+            ax.semilogy(i, t, st, lw=2.2 if name == "none" else 1.3,
+                        label="before (plain RoPE)" if name == "none" else name)
+        ax.axvline(critical_pair(d, base, original_length) + 0.5, color="0.6", lw=0.8)
+        ax.set(xlabel="pair index i", ylabel="frequency θᵢ (rad per position)",
+               title=f"Frequencies before/after extension: d = {d}, base {base:g}, L = {original_length}, "
+                     f"s = {scale:g}")
+        ax.legend(fontsize=8, loc="lower left")
+        ax.grid(alpha=0.3)
+    return fig
+
+
+UNSEEN_STYLES = {"none": ("0.35", "-", "no scaling (extrapolate)"), "PI": ("C0", "-", "PI"),
+                 "NTK": ("C1", "-", "NTK (= dynamic NTK at L')"), "YaRN (paper)": ("C2", "-", "YaRN, paper formula"),
+                 "YaRN (reference code)": ("C3", "--", "YaRN, reference code")}
+
+
+def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, original_length: int = 4096) -> Figure:
+    r"""Return the largest angle per pair at the extended length L' = sL against what training showed.
+
+    .. math:: \text{left: } L'\theta'_i / 2\pi, \qquad \text{right: } \rho_i = L'\theta'_i / (L\theta_i)
+
+    Shaded: pairs that never complete a turn in training (:math:`\lambda_i > L`); a curve above 1 there means
+    angles never seen in training, counted per method in the legend (:func:`ropemath.unseen_angle_pairs`).
+
+    >>> len(unseen_angles(16, original_length=64).axes)
+    2
+    """
+    thetas = extension_frequencies(d, base, scale=scale, original_length=original_length)
+    train = thetas["none"]
+    L, L2 = original_length, int(round(scale * original_length))
+    i = np.arange(train.size)
+    shaded = np.flatnonzero(never_full_turn(train, L))
+    with style.context("default"):
+        fig = Figure(figsize=(8.0, 4.5))
+        fig.subplots_adjust(left=0.085, right=0.98, top=0.86, bottom=0.31, wspace=0.28)
+        left, right = fig.subplots(1, 2, sharex=True)
+        for ax in (left, right):
+            if shaded.size:
+                ax.axvspan(shaded[0] - 0.5, i[-1] + 0.5, color="0.9", zorder=0)
+        left.plot(i, L * train / (2 * np.pi), color="k", lw=3.0, label=f"training, L = {L} (PI lies on it)")
+        for key, (color, ls, label) in UNSEEN_STYLES.items():
+            th, n = thetas[key], int(unseen_angle_pairs(thetas[key], train, length=L, new_length=L2).sum())
+            text = f"{label}: {n} pairs see unseen angles"
+            left.plot(i, L2 * th / (2 * np.pi), color=color, ls=ls, lw=1.3, label=text)
+            right.plot(i, angle_range_ratio(th, train, length=L, new_length=L2), color=color, ls=ls, lw=1.3)
+        left.axhline(1.0, color="0.4", ls=":", lw=1)
+        left.set(yscale="log", ylabel="largest angle / 2π (turns)", title=f"turns within L' = sL = {L2}")
+        right.axhline(1.0, color="k", lw=1)
+        right.set(yscale="log", ylim=(0.7, 1.6 * scale), ylabel="ρᵢ = L'θ'ᵢ / (Lθᵢ)")
+        right.set_title("ratio to the training range")
+        right.text(0.98, 0.5, "grey: λᵢ > L,\nno full turn\nin training", transform=right.transAxes,
+                   ha="right", va="center", fontsize=8)
+        for ax in (left, right):
+            ax.set_xlabel("pair index i")
+            ax.set_xlim(-0.5, i[-1] + 0.5)
+            ax.grid(alpha=0.3, which="major")
+        fig.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=2, fontsize=8, frameon=False)
+        fig.suptitle(f"Unseen angles: d = {d}, base {base:g}, L = {L}, s = {scale:g}", fontsize=11)
     return fig
