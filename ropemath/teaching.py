@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, as_array, check_positions
+from ropemath.core._validate import _describe, as_array, check_real_array
 
 __all__ = ["WrongAnswer", "check_answer", "format_bound", "verdict", "verdict_above"]
 
@@ -55,7 +55,7 @@ def _bound(bound: object, bound_text: object) -> np.ndarray:
         raise TypeError(f"bound_text must be a str or None, got {_describe(bound_text)}")
     if isinstance(bound, (bool, np.bool_, str, bytes)) or bound is None:
         raise TypeError(f"bound must be a real number or an array of real numbers, got {_describe(bound)}")
-    bound = check_positions(bound, "bound")
+    bound = check_real_array(bound, "bound")
     if np.any(bound < 0):
         raise ValueError(f"bound must be >= 0 (a bound on errors), got {float(bound.min())}")
     return bound

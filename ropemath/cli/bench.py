@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ropemath.core._validate import _describe, check_base, check_d, check_int, check_layout, check_positions, check_x
+from ropemath.core._validate import _describe, check_base, check_d, check_int, check_layout, check_real_array, check_x
 from ropemath.core.apply import RopeCache, apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
 
@@ -316,7 +316,7 @@ def fit_exponent(d: np.ndarray, t: np.ndarray, d_min: int = 256) -> float:
     >>> round(fit_exponent(np.array([256, 512, 1024]), np.array([1.0, 4.0, 16.0])), 6)
     2.0
     """
-    d, t = check_positions(d, name="d"), check_positions(t, name="t")
+    d, t = check_real_array(d, name="d"), check_real_array(t, name="t")
     if d.ndim != 1 or d.shape != t.shape:
         raise ValueError(f"d and t must be 1-D of equal length, got shapes {d.shape} and {t.shape}")
     if np.any(d <= 0) or np.any(t <= 0):

@@ -20,14 +20,11 @@ import numpy.typing as npt
 from ropemath.core._validate import (
     _describe,
     as_array,
-    check_angles,
-    check_broadcast,
     check_d,
     check_int,
     check_layout,
-    check_positions,
     check_real,
-    check_work,
+    check_real_array,
     check_x,
     finite_result,
 )
@@ -148,11 +145,10 @@ def apply_rope(
     array([0.5403, 1.    , 0.8415, 0.01  ])
     """
     x = check_x(x, finite=False)  # the result is checked; a non-finite x is then named
-    m = check_positions(m)
+    m = check_real_array(m, "m", broadcast_to=x.shape[:-1])
     layout = check_layout(layout)
     factor = _check_factor(attention_factor)
     theta = resolve_frequencies(x.shape[-1], base, theta)
-    check_broadcast(m, x.shape[:-1])
     with np.errstate(over="ignore", invalid="ignore"):
         cos, sin = _cos_sin(m[..., None] * theta, factor, x.dtype)
         out = _rotate(x, cos, sin, layout, np.empty_like(x, order="C"))
@@ -192,12 +188,9 @@ class RopeCache:
         self.base = None if base is None else float(base)
         self.attention_factor = _check_factor(attention_factor)
         self.max_position = check_int(max_position, "max_position", minimum=1)
-        check_work(self.max_position * (self.d // 2), 2**25, "max_position × d/2 (table entries, 16 bytes each)")
-        with np.errstate(over="ignore"):
-            self._angles = check_angles(
-                np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta,
-                self.max_position - 1, self.theta, "max_position and theta",
-            )
+        check_int(self.max_position * (self.d // 2), "max_position × d/2 (table entries, 16 bytes each)", maximum=2**25)
+        # finite: positions < 2**24 times frequencies <= 1e100
+        self._angles = np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta
         self._tables: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}
 
     def __repr__(self) -> str:
@@ -225,20 +218,20 @@ class RopeCache:
         [[1.0, 0.0], [-0.99, 0.1411]]
         """
         x = check_x(x, d=self.d, finite=False)
-        index = self._check_m(m)
+        index = self._check_m(m, x.shape[:-1])
         layout = check_layout(layout)
-        check_broadcast(as_array(m, "m"), x.shape[:-1])
         out = np.empty_like(x, order="C") if out is None else self._check_out(out, x)
         cos, sin = self._cos_sin(x.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
             _rotate(x, cos[index], sin[index], layout, out)
         return finite_result(out, "RopeCache.apply", x=x)
 
-    def _check_m(self, m: object) -> np.ndarray | slice:
+    def _check_m(self, m: object, batch_shape: tuple[int, ...]) -> np.ndarray | slice:
         """An index into the table for integer positions ``m`` (a slice for consecutive ones)."""
         arr = as_array(m, "m")
         if isinstance(m, (bool, np.bool_)) or arr.dtype.kind not in "iu":
             raise TypeError(f"m must be an integer or an array of integers, got {_describe(m)}")
+        check_real_array(arr, "m", broadcast_to=batch_shape)
         if arr.size and (arr.min() < 0 or arr.max() >= self.max_position):
             raise ValueError(
                 f"m must be in [0, max_position={self.max_position}), got values from {arr.min()} to {arr.max()}"

@@ -33,7 +33,7 @@ from ropemath.core._validate import (
     check_choice,
     check_d,
     check_int,
-    check_positions,
+    check_real_array,
     check_x,
     finite_result,
 )
@@ -138,7 +138,7 @@ def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str
     >>> angles_in_format([256, 257], 4, dtype="bfloat16")[:, 0].tolist()
     [256.0, 256.0]
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     d = check_d(d)
     dtype = _check_format(dtype)
     theta = round_to_format(frequencies(d, check_base(base)), dtype)

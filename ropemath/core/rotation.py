@@ -22,7 +22,14 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_frequencies, check_layout, check_positions, finite_result
+from ropemath.core._validate import (
+    check_base,
+    check_d,
+    check_frequencies,
+    check_layout,
+    check_real_array,
+    finite_result,
+)
 
 __all__ = ["frequencies", "resolve_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 
@@ -79,7 +86,7 @@ def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     >>> angles(2, 4).tolist()
     [2.0, 0.02]
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     return finite_result(m[..., None] * frequencies(d, base), "angles", m=m, d=d, base=base)
 
 
@@ -93,7 +100,7 @@ def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     >>> rotation_2d(np.pi / 2).round(12).tolist()
     [[0.0, -1.0], [1.0, 0.0]]
     """
-    a = check_positions(a, name="a")
+    a = check_real_array(a, name="a")
     c, s = np.cos(a), np.sin(a)
     return finite_result(np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=-2), "rotation_2d", a=a)
 
@@ -138,7 +145,7 @@ def rotation_matrix(
     d = check_d(d)
     layout = check_layout(layout)
     th = frequencies(d, base) if theta is None else resolve_frequencies(d, theta=theta)
-    phi = check_positions(m)[..., None] * th
+    phi = check_real_array(m, "m")[..., None] * th
     c, s = np.cos(phi), np.sin(phi)
     R = np.zeros(phi.shape[:-1] + (d, d), dtype=np.float64)
     if layout == "interleaved":

@@ -27,11 +27,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.core._validate import (
-    check_angles,
     check_base,
     check_d,
     check_int,
-    check_positions,
+    check_real_array,
     finite_result,
 )
 from ropemath.core.checks import composition_error, norm_error, orthogonality_error, relative_position_error
@@ -58,7 +57,7 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     >>> angle_rounding_error(3, 4).tolist()  # theta_0 = 1 is exact; 3 * 0.01 is not
     [0.0, 1.734723475976807e-18]
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     theta = frequencies(d, base)
     phi = angles(m, d, base)
     out = np.empty(phi.shape, dtype=np.float64)
@@ -115,15 +114,15 @@ def error_vs_position(
     >>> bool(out["composition"][1] > 1000 * out["composition"][0])
     True
     """
-    m_all = check_positions(positions, name="positions")
+    m_all = check_real_array(positions, name="positions")
     if m_all.ndim != 1 or m_all.size == 0:
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {m_all.shape}")
     d = check_d(d)
     base = check_base(base)
     r = check_int(r, "r", minimum=-(2**53), maximum=2**53)
     with np.errstate(over="ignore"):
-        check_angles(2 * (np.abs(m_all).max() + abs(r)) * frequencies(d, base), m_all, frequencies(d, base),
-                     "positions and base")
+        finite_result(2 * (np.abs(m_all).max() + abs(r)) * frequencies(d, base), "error_vs_position",
+                      positions=positions, r=r, base=base)
     seed = check_int(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(d), rng.standard_normal(d)
@@ -151,8 +150,8 @@ def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     >>> round(loglog_slope([1, 10, 100], [3.0, 300.0, 30000.0]), 12)
     2.0
     """
-    xs = check_positions(x, name="x")
-    ys = check_positions(y, name="y")
+    xs = check_real_array(x, name="x")
+    ys = check_real_array(y, name="y")
     if xs.ndim != 1 or xs.shape != ys.shape or xs.size < 2:
         raise ValueError(f"x and y must be 1-D of equal length >= 2, got shapes {xs.shape} and {ys.shape}")
     if np.any(xs <= 0) or np.any(ys <= 0):

@@ -40,12 +40,11 @@ from ropemath.core._validate import (
     all_finite,
     as_array,
     check_base,
-    check_broadcast,
     check_d,
     check_finite,
     check_int,
     check_layout,
-    check_positions,
+    check_real_array,
     check_x,
     finite_result,
 )
@@ -68,9 +67,8 @@ __all__ = [
 
 def _angles_for(x: np.ndarray, m: object, base: float) -> np.ndarray:
     """Validated float64 angles of shape ``x.shape[:-1] + (d/2,)`` (broadcast over the batch)."""
-    m = check_positions(m)
+    m = check_real_array(m, "m", broadcast_to=x.shape[:-1])
     base = check_base(base)
-    check_broadcast(m, x.shape[:-1])
     return np.broadcast_to(angles(m, x.shape[-1], base), x.shape[:-1] + (x.shape[-1] // 2,))
 
 
@@ -328,7 +326,7 @@ def multihead_rope_attention(
                 f"{name} must have shape {(h * d_head, x.shape[1])} (d_model = x.shape[1]), got shape {w.shape}"
             )
     T = x.shape[0]
-    pos = np.arange(T, dtype=np.float64) if m is None else check_positions(m)
+    pos = np.arange(T, dtype=np.float64) if m is None else check_real_array(m, "m")
     if pos.shape != (T,):
         raise ValueError(f"m must have shape ({T},) (one position per row of x), got shape {pos.shape}")
     layout = check_layout(layout)

@@ -31,8 +31,8 @@ from ropemath.core._validate import (
     check_d,
     check_frequencies,
     check_int,
+    check_real,
     check_scale,
-    check_tolerance,
     finite_result,
 )
 from ropemath.core.rotation import frequencies
@@ -229,5 +229,5 @@ def unseen_angle_pairs(
     18
     """
     ratio = angle_range_ratio(theta_new, theta, length=length, new_length=new_length)
-    rtol = check_tolerance(rtol, "rtol")
+    rtol = check_real(rtol, "rtol", minimum=0.0)
     return never_full_turn(theta, length) & (ratio > 1.0 + rtol)

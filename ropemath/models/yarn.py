@@ -31,8 +31,8 @@ from ropemath.core._validate import (
     check_base,
     check_d,
     check_int,
-    check_positions,
     check_real,
+    check_real_array,
     check_scale,
     finite_result,
 )
@@ -62,7 +62,7 @@ def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.nd
     >>> yarn_ramp([0.5, 1.0, 16.5, 32.0, 40.0]).tolist()
     [0.0, 0.0, 0.5, 1.0, 1.0]
     """
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     alpha, beta = check_real(alpha, "alpha"), check_real(beta, "beta")
     if not 0 <= alpha < beta:
         raise ValueError(f"alpha and beta must satisfy 0 <= alpha < beta, got alpha={alpha}, beta={beta}")

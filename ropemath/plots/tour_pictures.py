@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 from matplotlib.figure import Figure
 
-from ropemath.core._validate import check_base, check_d, check_positions
+from ropemath.core._validate import check_base, check_d, check_real_array
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = ["clock_figure", "query_key_clock_figure", "score_map_figure"]
@@ -53,7 +53,7 @@ def clock_figure(
     >>> len(fig.axes)
     4
     """
-    pos = check_positions(positions, "positions")
+    pos = check_real_array(positions, "positions")
     if pos.ndim != 1 or pos.size == 0:
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {pos.shape}")
     d, base = check_d(d), check_base(base)
@@ -140,7 +140,7 @@ def score_map_figure(maps: Mapping[str, npt.ArrayLike], positions: npt.ArrayLike
     >>> [ax.get_title() for ax in fig.axes[:2]]
     ['RoPE: constant along diagonals', 'absolute sinusoidal added to x']
     """
-    pos = check_positions(positions, "positions")
+    pos = check_real_array(positions, "positions")
     fig = Figure(figsize=(8.4, 3.7))
     fig.subplots_adjust(left=0.07, right=0.95, bottom=0.14, top=0.86, wspace=0.35)
     axes = fig.subplots(1, 2)

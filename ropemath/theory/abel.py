@@ -25,7 +25,7 @@ from ropemath.core._validate import (
     check_d,
     check_int,
     check_layout,
-    check_positions,
+    check_real_array,
     check_x,
     finite_result,
 )
@@ -100,7 +100,7 @@ def complex_score(
     """
     h = _vectors(q, k, layout)
     th = _theta(h.size * 2, base, theta)
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     chunk = check_int(chunk, "chunk", minimum=1)
 
     def block(rb: np.ndarray) -> np.ndarray:
@@ -180,7 +180,7 @@ def abel_identity_error(
     """
     h = _vectors(q, k, layout)
     th = _theta(h.size * 2, base, theta)
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     lhs = np.exp(1j * (r[..., None] * th)) @ h
     rhs = -(partial_sums(r, h.size * 2, theta=th) @ np.diff(np.append(h, 0.0)))
     scale = float(np.sum(np.abs(h)))
@@ -234,7 +234,7 @@ def abel_check(
     if distances is None:
         r = np.concatenate([np.arange(-1024, 1025), rng.integers(-(10**6), 10**6 + 1, size=1024)]).astype(float)
     else:
-        r = check_positions(distances, "distances").reshape(-1)
+        r = check_real_array(distances, "distances").reshape(-1)
         if r.size == 0:
             raise ValueError("distances must contain at least one distance, got an empty array")
     worst = {"max_ratio": 0.0, "violations": 0.0, "abel_error": 0.0, "rope_error": 0.0}
@@ -277,7 +277,7 @@ def sharp_pair_products(r: float, d: int, base: float = 10000.0) -> np.ndarray:
     >>> h.real.tolist()
     [2.0, 1.0]
     """
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     if r.ndim != 0:
         raise ValueError(f"r must be one distance (a scalar), got shape {r.shape}")
     s = partial_sums(float(r), d, base)

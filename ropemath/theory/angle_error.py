@@ -34,7 +34,7 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_positions, finite_result
+from ropemath.core._validate import check_base, check_d, check_real_array, finite_result
 from ropemath.core.rotation import angles, frequencies
 from ropemath.core.roundoff import UNIT_ROUNDOFF
 
@@ -98,7 +98,7 @@ def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
     >>> bool(exact_angle_error(3, 8)[1] > 0)  # 3 * fl(0.1) is not 0.3
     True
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     d, base = check_d(d), check_base(base)
     phi = angles(m, d, base)
     exact = _exact_theta(d, base)
@@ -123,7 +123,7 @@ def two_step_angle_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     >>> float(two_step_angle_bound(1, 2)[0]) == 3 * 2.0**-53 * (1 + 2.0**-40)
     True
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     d, base = check_d(d), check_base(base)
     growth = 3.0 + np.arange(0, d, 2) / d * abs(math.log(base))
     return finite_result(

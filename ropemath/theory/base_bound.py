@@ -36,9 +36,8 @@ from ropemath.core._validate import (
     check_base,
     check_d,
     check_int,
-    check_positions,
     check_real,
-    check_work,
+    check_real_array,
     finite_result,
 )
 
@@ -87,7 +86,7 @@ def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndar
     """
     d = check_d(d)
     base = check_base(base)
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     return finite_result(
         np.cos(m[..., None] * _theta(d, np.asarray(base))).sum(axis=-1),
         "cosine_sum", m=m, d=d, base=base,
@@ -109,10 +108,10 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
     """
     L = check_int(length, "length", minimum=1)
     d = check_d(d)
-    bases = check_positions(base, "base")
+    bases = check_real_array(base, "base")
     if bases.size == 0 or np.any(bases <= 0):
         raise ValueError(f"base must be one or more real numbers > 0, got {bases.size}, min {bases.min(initial=0)}")
-    check_work(L * (d // 2) * bases.size, 2**33, "length × d/2 × number of bases (cosines evaluated)")
+    check_int(L * (d // 2) * bases.size, "length × d/2 × number of bases (cosines evaluated)", maximum=2**33)
     flat = bases.reshape(-1)
     out = np.full(flat.shape, np.inf)
     for _, c in _blocks(_theta(d, flat), L):
@@ -220,7 +219,7 @@ def base_lower_bound(
     """
     L = check_int(length, "length", minimum=1)
     d = check_d(d)
-    check_work(L * (d // 2), 2**22, "length × d/2 (cosines per scan of the search)")
+    check_int(L * (d // 2), "length × d/2 (cosines per scan of the search)", maximum=2**22)
     start = check_base(start, "start")
     if not 1 <= start <= 1e300:
         raise ValueError(f"start must be a base in [1, 1e300] (the search only increases it), got {start}")
@@ -247,8 +246,8 @@ def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tupl
     >>> failing_intervals([1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, -0.2, -0.3])
     [(1.0, 1.0, -1.0), (3.0, 4.0, -0.3)]
     """
-    b = check_positions(bases, "bases").reshape(-1)
-    v = check_positions(margins, "margins").reshape(-1)
+    b = check_real_array(bases, "bases").reshape(-1)
+    v = check_real_array(margins, "margins").reshape(-1)
     if b.shape != v.shape:
         raise ValueError(f"margins must have the shape of bases {b.shape}, got {v.shape}")
     if b.size > 1 and np.any(np.diff(b) <= 0):

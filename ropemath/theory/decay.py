@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_int, check_positions, check_real, finite_result
+from ropemath.core._validate import check_base, check_int, check_real, check_real_array, finite_result
 from ropemath.core.rotation import resolve_frequencies
 
 __all__ = [
@@ -75,7 +75,7 @@ def partial_sums(
     [1.0, 0.0314]
     """
     th = _theta(d, base, theta)
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     return finite_result(
         np.cumsum(np.exp(1j * (r[..., None] * th)), axis=-1),
         "partial_sums", r=r, d=d, base=base, theta=theta,
@@ -128,7 +128,7 @@ def decay_bound(
     17.954137
     """
     th = _theta(d, base, theta)
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     chunk = check_int(chunk, "chunk", minimum=1)
 
     def block(rb: np.ndarray) -> np.ndarray:
@@ -165,7 +165,7 @@ def decay_bound_slope(
     True
     """
     th = _theta(d, base, theta)
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     chunk = check_int(chunk, "chunk", minimum=1)
 
     def block(rb: np.ndarray) -> np.ndarray:
@@ -259,7 +259,7 @@ def binned_bound(
     >>> round(float(mean[0]), 6)
     32.5
     """
-    e = check_positions(edges, "edges")
+    e = check_real_array(edges, "edges")
     if e.ndim != 1 or e.size < 2 or np.any(np.diff(e) <= 0):
         raise ValueError(f"edges must be a strictly increasing 1-D array of >= 2 values, got shape {e.shape}")
     per_bin = check_int(per_bin, "per_bin", minimum=1)

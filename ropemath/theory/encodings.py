@@ -36,7 +36,7 @@ from ropemath.core._validate import (
     check_base,
     check_d,
     check_int,
-    check_positions,
+    check_real_array,
     check_x,
     finite_result,
 )
@@ -76,7 +76,7 @@ def _check_finite(arr: np.ndarray, name: str) -> np.ndarray:
 
 def _check_sequence(positions: object, name: str = "positions") -> np.ndarray:
     """Return positions as a float64 vector of shape (N,) with N >= 1, else raise."""
-    arr = check_positions(positions, name)
+    arr = check_real_array(positions, name)
     if arr.ndim != 1 or arr.shape[0] == 0:
         raise ValueError(f"{name} must have shape (N,) with N >= 1, got shape {arr.shape}")
     return arr
@@ -98,7 +98,7 @@ def sinusoidal_encoding(positions: npt.ArrayLike, d: int, *, base: float = 10000
     >>> [round(v, 4) for v in sinusoidal_encoding(1, 4).tolist()]
     [0.8415, 0.5403, 0.01, 1.0]
     """
-    positions = check_positions(positions, "positions")
+    positions = check_real_array(positions, "positions")
     d = check_d(d)
     base = check_base(base)
     phase = positions[..., None] * frequencies(d, base)
@@ -119,7 +119,7 @@ def sinusoidal_dot_closed_form(r: npt.ArrayLike, d: int, *, base: float = 10000.
     >>> float(sinusoidal_dot_closed_form(0, 8))
     4.0
     """
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     return finite_result(
         np.cos(r[..., None] * frequencies(check_d(d), check_base(base))).sum(axis=-1),
         "sinusoidal_dot_closed_form", r=r, d=d, base=base,

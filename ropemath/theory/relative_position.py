@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, as_array, check_base, check_d, check_positions, check_x, finite_result
+from ropemath.core._validate import _describe, as_array, check_base, check_d, check_real_array, check_x, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.blocks import block_diagonal
 from ropemath.theory.encodings import sinusoidal_encoding, sinusoidal_pair_decomposition, sinusoidal_scores
@@ -84,7 +84,7 @@ def same_token_score_maps(
     if x.ndim != 1:
         raise ValueError(f"x must have shape (d,), got shape {x.shape}")
     d = check_d(x.shape[0], "len(x)")
-    pos = check_positions(positions, "positions")
+    pos = check_real_array(positions, "positions")
     if pos.ndim != 1 or pos.size == 0:
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {pos.shape}")
     w_q, w_k, base = _square(w_q, d, "w_q"), _square(w_k, d, "w_k"), check_base(base)
@@ -197,7 +197,7 @@ def position_term_shift_change(
     >>> position_term_shift_change(np.eye(4), [0, 1, 2], 37.0) < 1e-12
     True
     """
-    pos = check_positions(positions, "positions")
+    pos = check_real_array(positions, "positions")
     if pos.ndim != 1 or pos.size == 0:
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {pos.shape}")
     arr = check_x(m, "m").astype(np.float64)

@@ -26,7 +26,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, finite_result
+from ropemath.core._validate import check_base, check_d, check_int, check_real_array, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies
 from ropemath.theory.plateau import random_phase_level
@@ -60,7 +60,7 @@ def similar_key_expected_score(
     """
     d = check_d(d)
     theta = frequencies(d, check_base(base))
-    r = check_positions(r)
+    r = check_real_array(r, "r")
     power = np.full(d // 2, 2.0) if pair_power is None else np.asarray(pair_power, dtype=float)
     if power.shape != (d // 2,) or not np.all(np.isfinite(power)) or np.any(power < 0):
         raise ValueError(f"pair_power must be d/2 = {d // 2} finite values >= 0")
@@ -89,7 +89,7 @@ def similar_key_scores(
     """
     d = check_d(d)
     base = check_base(base)
-    r = check_positions(r)
+    r = check_real_array(r, "r")
     trials = check_int(trials, "trials", minimum=2)
     if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
         raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
