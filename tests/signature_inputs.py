@@ -21,7 +21,7 @@ _X = _rng.standard_normal((3, D))
 _Q = _rng.standard_normal((3, D))
 _K = _rng.standard_normal((3, D))
 
-#: name -> kind (what the input contract of ropemath.core._validate says about it)
+#: name -> kind (what the input contract, book/input-contract.md, says about it)
 KINDS = {
     # vector data: real floating arrays, finite
     "x": "vectors",

@@ -7,7 +7,7 @@ out-of-range counts and tolerances — and calls the function with every other a
 The call must, within :data:`TIME_LIMIT` seconds, either return a result whose every number is
 finite, or raise ``ValueError``/``TypeError`` whose message names the parameter.  Values that are
 nonsense for their kind (NaN, wrong types, negative counts, counts beyond the documented ceilings)
-must raise.  The input contract is in :mod:`ropemath.core._validate`.
+must raise.  The input contract is book/input-contract.md.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 Each check returns the argument converted (an int, a float, a float64 array) or raises, in one line
 ``"<param> must be <expectation>, got <what was given>"``, a ``TypeError`` (wrong kind of value) or a
 ``ValueError`` (right kind, wrong value).  :func:`finite_result` checks a result instead: NaN or ±inf from
-finite inputs becomes a ``ValueError`` naming the inputs.  The contract they implement, kind by kind, is
-``book/input-contract.md``.
+finite inputs becomes a ``ValueError`` naming the inputs.
+
+References: the contract these checks implement, kind by kind, is ``book/input-contract.md``.
 """
 
 from __future__ import annotations

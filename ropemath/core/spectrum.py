@@ -1,15 +1,9 @@
 r"""The spectrum of RoPE: wavelengths of the d/2 pairs and how far each turns in a context.
 
-Scope: from the frequencies :math:`\theta_i` of :func:`ropemath.frequencies` to the
-quantities a reader uses to picture them: the wavelength :math:`\lambda_i` (positions per
-full turn of pair ``i``), the number of turns pair ``i`` has made at position ``m``, and how
-many pairs make at least one full turn inside a context of ``L`` positions (counted from the
-wavelengths, in the closed form :math:`\min(d/2, \lfloor \frac d2 \log_{b} \frac{L-1}{2\pi} \rfloor + 1)`, and by
-trying every position: three routes to one number).
-
-Index ``i`` runs from 0 (:math:`\theta_i = \mathrm{base}^{-2i/d}`, the paper's
-:math:`\theta_{i+1}`).  Pair 0 turns fastest (:math:`\theta_0 = 1` radian per position,
-:math:`\lambda_0 = 2\pi`); pair :math:`d/2-1` turns slowest.
+Scope: the wavelength :math:`\lambda_i` (positions per full turn of pair ``i``), the turns pair ``i``
+has made at position ``m``, and how many pairs make at least one full turn inside a context of ``L``
+positions (from the wavelengths, in closed form, and by trying every position: three routes to one
+number).  Pair 0 turns fastest (:math:`\theta_0 = 1`, :math:`\lambda_0 = 2\pi`).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15) (the frequencies);
 Peng et al., *YaRN*, arXiv:2309.00071 (the name "wavelength" :math:`\lambda_i = 2\pi/\theta_i`).
@@ -22,7 +16,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, finite_result
+from ropemath.core._validate import check_base, check_d, check_int
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = ["wavelengths", "turns", "full_turn_count", "full_turn_count_closed_form", "full_turn_count_brute_force"]
@@ -40,7 +34,7 @@ def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     >>> [round(v, 4) for v in wavelengths(4, base=100.0).tolist()]
     [6.2832, 62.8319]
     """
-    return finite_result(2.0 * np.pi / frequencies(check_d(d), check_base(base)), "wavelengths", d=d, base=base)
+    return 2.0 * np.pi / frequencies(d, base)
 
 
 def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
@@ -54,7 +48,7 @@ def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     >>> [round(v, 4) for v in turns(100, 4, base=100.0).tolist()]
     [15.9155, 1.5915]
     """
-    return finite_result(angles(m, d, base) / (2.0 * np.pi), "turns", m=m, d=d, base=base)
+    return angles(m, d, base) / (2.0 * np.pi)
 
 
 def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
@@ -89,7 +83,8 @@ def full_turn_count_closed_form(length: int, d: int, base: float = 10000.0) -> i
               \Big\rfloor + 1\Big) \quad (L - 1 \ge 2\pi;\ \text{else } 0)
 
     Pair :math:`i` turns fully iff :math:`(L-1)\theta_i \ge 2\pi`, i.e.
-    :math:`i \le \frac d2 \log_{\text{base}}\frac{L-1}{2\pi}`.  Source: RoFormer eq. (15).
+    :math:`i \le \frac d2 \log_{\text{base}}\frac{L-1}{2\pi}` (for base > 1, which the closed form
+    requires).  Source: RoFormer eq. (15).
 
     >>> full_turn_count_closed_form(4096, 128)
     46
@@ -98,6 +93,8 @@ def full_turn_count_closed_form(length: int, d: int, base: float = 10000.0) -> i
     """
     length = check_int(length, "length", minimum=1, maximum=2**53)
     d, base = check_d(d), check_base(base)
+    if base <= 1:
+        raise ValueError(f"base must be > 1 for the closed form (frequencies that decrease with i), got {base}")
     if length - 1 < 2 * math.pi:
         return 0
     return min(d // 2, math.floor(d / 2 * math.log((length - 1) / (2 * math.pi)) / math.log(base)) + 1)
@@ -114,5 +111,6 @@ def full_turn_count_brute_force(length: int, d: int, base: float = 10000.0) -> i
     46
     """
     length = check_int(length, "length", minimum=1, maximum=2**20)
-    theta = frequencies(check_d(d), check_base(base))
+    theta = frequencies(d, base)
+    check_int(length * theta.size, "length × d/2 (angles compared)", maximum=2**26)
     return int(np.sum(np.any(np.arange(length)[:, None] * theta >= 2 * np.pi, axis=0)))
