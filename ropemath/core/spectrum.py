@@ -91,7 +91,7 @@ def full_turn_count_closed_form(length: int, d: int, base: float = 10000.0) -> i
     >>> full_turn_count_closed_form(4096, 128, 500000.0)
     32
     """
-    length = check_int(length, "length", minimum=1, maximum=2**53)
+    length = check_int(length, "length", minimum=1)
     d, base = check_d(d), check_base(base)
     if base <= 1:
         raise ValueError(f"base must be > 1 for the closed form (frequencies that decrease with i), got {base}")
