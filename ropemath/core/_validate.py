@@ -106,8 +106,8 @@ def check_real(value: object, name: str, *, minimum: float | None = None, maximu
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
     if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        bounds = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
-        raise ValueError(f"{name} must be a real number {bounds}, got {value}")
+        bounds = f">= {minimum:.15g}" if maximum is None else f"in [{minimum:.15g}, {maximum:.15g}]"
+        raise ValueError(f"{name} must be a finite real number {bounds}, got {value}")
     return value
 
 
@@ -115,9 +115,10 @@ def check_base(base: object, name: str = "base") -> float:
     """Return ``base`` as a float if it is a real number in :data:`RANGE`, else raise."""
     if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
         raise TypeError(f"{name} must be a finite real number > 0, got {_describe(base)}")
-    if isinstance(base, numbers.Integral) and len(str(base)) > 20:
-        raise ValueError(f"{name} must be a finite real number > 0, got {_describe(base)}")
-    value = float(base)
+    try:
+        value = float(base)
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite real number > 0, got {_describe(base)}") from None
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"{name} must be a finite real number > 0, got {value}")
     if not RANGE[0] <= value <= RANGE[1]:
@@ -191,7 +192,8 @@ def check_x(
     if d is not None and arr.shape[-1] != d:
         raise ValueError(f"{name} must have last axis of length d={d}, got shape {arr.shape}")
     if arr.shape[-1] == 0 or (pairs and arr.shape[-1] % 2):
-        raise ValueError(f"{name} must have a positive even last axis (pairs of coordinates), got shape {arr.shape}")
+        even = " even" if pairs else ""
+        raise ValueError(f"{name} must have a positive{even} last axis (pairs of coordinates), got shape {arr.shape}")
     if finite:
         check_finite(arr, name)
         largest = float(np.max(np.abs(arr))) if arr.size else 0.0
@@ -227,11 +229,6 @@ def check_finite(arr: np.ndarray, name: str) -> None:
     raise ValueError(f"{name} must contain only finite values, got {arr[index]}{where}")
 
 
-#: dtypes whose contiguous data np.dot hands to BLAS, with the real dtype to view them as
-_BLAS_DOT = {np.dtype(np.float32): np.float32, np.dtype(np.float64): np.float64,
-             np.dtype(np.complex64): np.float32, np.dtype(np.complex128): np.float64}
-
-
 def all_finite(value: object) -> bool:
     """True if every number in ``value`` (an array, a float, or tuples, lists and dicts of them) is finite."""
     if isinstance(value, dict):
@@ -243,15 +240,9 @@ def all_finite(value: object) -> bool:
     if not isinstance(value, np.ndarray) or value.dtype.kind not in "fc" or value.size == 0:
         return True
     with np.errstate(over="ignore", invalid="ignore"):
-        # one pass without a full-size temporary: a NaN or ±inf entry makes the sum of squares non-finite
-        # (large finite entries may overflow it too: then look at every entry)
-        if value.flags.c_contiguous and value.dtype in _BLAS_DOT:
-            flat = value.reshape(-1).view(_BLAS_DOT[value.dtype])
-            if np.isfinite(np.dot(flat, flat)):
-                return True
-        elif np.isfinite(np.sum(value)):
+        if np.isfinite(np.sum(value)):  # one pass, no temporary: a NaN or ±inf entry makes the sum non-finite
             return True
-    return bool(np.all(np.isfinite(value)))
+    return bool(np.all(np.isfinite(value)))  # an entry is not finite, or the sum of finite ones overflowed
 
 
 def finite_result(result: R, function: str, **inputs: object) -> R:
@@ -266,13 +257,15 @@ def finite_result(result: R, function: str, **inputs: object) -> R:
     for name, value in inputs.items():
         if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
             continue
-        arr = np.asarray(value)
-        if arr.dtype.kind not in "iuf" or arr.size == 0:
+        try:
+            arr = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
             continue
-        with np.errstate(over="ignore"):
-            size = float(np.max(np.abs(arr.astype(np.float64))))
+        if arr.size == 0:
+            continue
+        size = float(np.max(np.abs(arr)))
         if not np.isfinite(size):
-            check_finite(arr.astype(np.float64), name)
+            check_finite(arr, name)
         sizes[name] = size
     large = {k: v for k, v in sizes.items() if v > 1e30 or v < 1e-290} or sizes
     text = ", ".join(f"{k} (largest |{k}| = {v:.3g})" for k, v in sorted(large.items(), key=lambda kv: -kv[1]))

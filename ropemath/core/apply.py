@@ -1,12 +1,10 @@
 r"""RoPE applied elementwise (RoFormer eq. 34), uncached and with a cos/sin cache, in numpy.
 
 Scope: :func:`apply_rope`, :class:`RopeCache` and the layout permutations :func:`to_half` /
-:func:`to_interleaved`.  The path is the formula: float64 angles :math:`m\theta_i` → cos, sin
-(times ``attention_factor``, cast to ``x``'s dtype) → per pair ``(a, b)``:
-:math:`a' = a\cos - b\sin`, :math:`b' = a\sin + b\cos`.
-
-Layouts (``i = 0 .. d/2-1``): ``"interleaved"`` pairs ``(x[2i], x[2i+1])`` (RoFormer, Meta Llama,
-GPT-J); ``"half"`` pairs ``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face ``rotate_half``).
+:func:`to_interleaved`.  The path is the formula: float64 angles :math:`m\theta_i` → cos, sin (times
+``attention_factor``, cast to ``x``'s dtype) → per pair ``(a, b)``: :math:`a' = a\cos - b\sin`,
+:math:`b' = a\sin + b\cos`, pairs ``(x[2i], x[2i+1])`` (``"interleaved"``: RoFormer, Meta Llama, GPT-J)
+or ``(x[i], x[i + d/2])`` (``"half"``: GPT-NeoX, Hugging Face ``rotate_half``).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34); Meta Llama
 ``apply_rotary_emb`` (complex view); Hugging Face transformers ``rotate_half``.
@@ -50,14 +48,6 @@ def _cos_sin(angles: np.ndarray, factor: float, dtype: np.dtype) -> tuple[np.nda
         cos *= factor
         sin *= factor
     return cos.astype(dtype, copy=False), sin.astype(dtype, copy=False)
-
-
-def _pairs(a: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
-    """Views ``(first, second)`` of the pair coordinates on the last axis of ``a``."""
-    if layout == "interleaved":
-        return a[..., 0::2], a[..., 1::2]
-    h = a.shape[-1] // 2
-    return a[..., :h], a[..., h:]
 
 
 def _complex_view(a: np.ndarray) -> np.ndarray | None:
@@ -113,13 +103,8 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, out: n
 
 
 def apply_rope(
-    x: npt.ArrayLike,
-    m: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    attention_factor: float = 1.0,
+    x: npt.ArrayLike, m: npt.ArrayLike, *, layout: str, base: float | None = None,
+    theta: npt.ArrayLike | None = None, attention_factor: float = 1.0,
 ) -> np.ndarray:
     r"""Rotate each pair of ``x`` (shape (..., d)) by the angle :math:`m\theta_i`.
 
@@ -175,12 +160,7 @@ class RopeCache:
     """
 
     def __init__(
-        self,
-        d: int,
-        base: float | None = None,
-        max_position: int = 4096,
-        *,
-        theta: npt.ArrayLike | None = None,
+        self, d: int, base: float | None = None, max_position: int = 4096, *, theta: npt.ArrayLike | None = None,
         attention_factor: float = 1.0,
     ) -> None:
         self.d = check_d(d)

@@ -164,12 +164,7 @@ SURVEY_DIMS = (2, 4, 8, 64, 128, 4096)
 
 
 def survey(
-    dims: tuple[int, ...] = SURVEY_DIMS,
-    *,
-    trials: int = 3,
-    max_position: float = 1e6,
-    base: float = 10000.0,
-    seed: int = 0,
+    dims: tuple[int, ...] = SURVEY_DIMS, *, trials: int = 3, max_position: float = 1e6, base: float = 1e4, seed: int = 0
 ) -> list[dict[str, float]]:
     r"""Run every check for each ``d`` in ``dims`` and return the largest error per check.
 

@@ -54,16 +54,11 @@ def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
 def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     r"""Return how many pairs complete at least one full turn within ``context_length`` positions.
 
-    A context of :math:`L` positions holds positions :math:`0, \dots, L-1`, so the largest
-    angle of pair ``i`` is :math:`(L-1)\theta_i`; the pair completes a full turn iff
-    :math:`(L-1)\theta_i \ge 2\pi`, i.e. :math:`\lambda_i \le L - 1`.  The wavelengths grow
-    with ``i``, so these pairs are ``i = 0 .. count-1`` and, for :math:`L - 1 \ge 2\pi`,
+    .. math:: \mathrm{count} = \#\{\, i : \lambda_i \le L - 1 \,\}
 
-    .. math:: \mathrm{count} = \min\Big(\frac{d}{2},\;
-        \Big\lfloor \frac{d}{2} \log_{\mathrm{base}} \frac{L-1}{2\pi} \Big\rfloor + 1\Big)
-
-    (0 if :math:`L - 1 < 2\pi`).  The count is taken by comparing the float64 wavelengths
-    with ``L - 1``; the closed form is what the tests check it against.  Source: RoFormer eq. (15).
+    A context of :math:`L` positions holds positions :math:`0, \dots, L-1`, so pair ``i`` turns
+    fully iff :math:`(L-1)\theta_i \ge 2\pi`.  Counted from the float64 wavelengths; the closed
+    form is :func:`full_turn_count_closed_form`.  Source: RoFormer eq. (15).
 
     >>> full_turn_count(4096, 128)
     46
