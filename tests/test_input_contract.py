@@ -58,6 +58,15 @@ def test_magnitudes_beyond_the_ranges_are_rejected_up_front():
         ropemath.apply_rope(X, 1, layout="half", theta=[1.0, 1e-101, 1.0, 1.0])
 
 
+def test_a_relative_error_needs_a_norm_it_can_divide_by():
+    q = np.ones(8)
+    with pytest.raises(ValueError, match=r"^q must have a norm of at least 1e-100 .*got largest \|q\| = 4.94e-324$"):
+        ropemath.relative_position_error(np.full(8, 5e-324), q, 3.0, 1.0)  # its norm underflows to 0
+    with pytest.raises(ValueError, match=r"^k must have a norm of at least 1e-100"):
+        ropemath.relative_position_error(q, np.zeros(8), 3.0, 1.0)
+    assert ropemath.relative_position_error(np.full(8, 1e-90), q, 3.0, 1.0) < 1e-14  # control: tiny but not too tiny
+
+
 def test_huge_integers_are_value_errors_not_overflow_errors():
     with pytest.raises(ValueError, match=r"^base must be a finite real number > 0, got an integer of 401 digits"):
         ropemath.frequencies(8, 10**400)
