@@ -21,15 +21,8 @@ import numpy.typing as npt
 from ropemath.core._validate import MAX_D, _describe, as_array, check_finite, check_int, check_real_array, check_x
 from ropemath.core.apply import apply_rope
 
-__all__ = [
-    "elu_plus_one",
-    "rope_linear_terms",
-    "rope_linear_attention",
-    "rope_linear_attention_prefix",
-    "weight_sum_deviation",
-    "smallest_numerator",
-    "linear_attention_cost",
-]
+__all__ = ["elu_plus_one", "rope_linear_terms", "rope_linear_attention", "rope_linear_attention_prefix",
+           "weight_sum_deviation", "smallest_numerator", "linear_attention_cost"]
 
 FeatureMap = Callable[[np.ndarray], np.ndarray]
 

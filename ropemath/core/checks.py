@@ -18,15 +18,8 @@ from ropemath.core._validate import check_base, check_d, check_layout, check_rea
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
 
-__all__ = [
-    "relative_position_error",
-    "orthogonality_error",
-    "determinant_error",
-    "norm_error",
-    "composition_error",
-    "transpose_error",
-    "elementwise_error",
-]
+__all__ = ["relative_position_error", "orthogonality_error", "determinant_error", "norm_error", "composition_error",
+           "transpose_error", "elementwise_error"]
 
 
 def relative_position_error(
