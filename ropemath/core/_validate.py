@@ -113,13 +113,11 @@ def check_real(value: object, name: str, *, minimum: float | None = None, maximu
 
 def check_base(base: object, name: str = "base") -> float:
     """Return ``base`` as a float if it is a real number in :data:`RANGE`, else raise."""
-    if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
-        raise TypeError(f"{name} must be a finite real number > 0, got {_describe(base)}")
     try:
-        value = float(base)
-    except OverflowError:
-        raise ValueError(f"{name} must be a finite real number > 0, got {_describe(base)}") from None
-    if not np.isfinite(value) or value <= 0:
+        value = check_real(base, name)
+    except (TypeError, ValueError) as exc:  # the same error, stating what a base must be
+        raise type(exc)(f"{name} must be a finite real number > 0, got {str(exc).split(', got ', 1)[1]}") from None
+    if value <= 0:
         raise ValueError(f"{name} must be a finite real number > 0, got {value}")
     if not RANGE[0] <= value <= RANGE[1]:
         raise ValueError(f"{name} must be in [{RANGE[0]:.0e}, {RANGE[1]:.0e}] (its frequencies then stay finite), "
