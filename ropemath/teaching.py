@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, as_array, check_positions, finite_result
+from ropemath.core._validate import _describe, as_array, check_real_array
 
 __all__ = ["WrongAnswer", "check_answer", "format_bound", "verdict", "verdict_above"]
 
@@ -42,13 +42,12 @@ def _checked(what: str, values: npt.ArrayLike, bound: object, bound_text: object
         raise AssertionError(f"{what}: non-finite value at index {int(np.flatnonzero(~np.isfinite(arr))[0])}")
     if isinstance(bound, (bool, np.bool_, str, bytes)) or bound is None:
         raise TypeError(f"bound must be a real number or an array of real numbers, got {_describe(bound)}")
-    bound = check_positions(bound, "bound")
+    bound = check_real_array(bound, "bound")
     if np.any(bound < 0):
         raise ValueError(f"bound must be >= 0 (a bound on errors), got {float(bound.min())}")
     return arr, bound
 
 
-@finite_result
 def verdict(what: str, values: npt.ArrayLike, bound: npt.ArrayLike, *, bound_text: str | None = None) -> str:
     r"""Check :math:`v_j \le b_j` for every value (``bound`` broadcasts); return ``"<what> ≤ <bound>: yes"``.
 
@@ -63,16 +62,16 @@ def verdict(what: str, values: npt.ArrayLike, bound: npt.ArrayLike, *, bound_tex
         b = np.broadcast_to(bound, arr.shape)
     except ValueError:
         raise ValueError(f"bound must broadcast to the values' shape {arr.shape}, got shape {bound.shape}") from None
-    text = bound_text if bound_text is not None else format_bound(float(np.max(b)))
-    over = np.flatnonzero(arr > b)
-    if over.size:
-        j = int(over[0])
-        ratio = arr[j] / b[j] if b[j] > 0 else np.inf
+    text = bound_text if bound_text is not None else format_bound(float(np.max(b)) if np.ndim(b) else float(b))
+    over = arr > b
+    if np.any(over):
+        j = int(np.flatnonzero(over)[0])
+        limit = float(b[j]) if np.ndim(b) else float(b)
+        ratio = arr[j] / limit if limit > arr[j] * 1e-300 else np.inf
         raise AssertionError(f"{what} ≤ {text}: NO (value at index {j} is {ratio:.2g}× the bound)")
     return f"{what} ≤ {text}: yes"
 
 
-@finite_result
 def verdict_above(what: str, values: npt.ArrayLike, bound: float, *, bound_text: str | None = None) -> str:
     r"""Check :math:`v_j \ge b` for every value (a wrong variant whose error must be large).
 

@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from ropemath import apply_rope, frequencies, wavelengths  # noqa: E402
-from ropemath.attention.linear_cost import linear_attention_cost  # noqa: E402
+from ropemath.attention.linear import linear_attention_cost  # noqa: E402
 from ropemath.attention.softmax import rope_attention_weights, rope_scores  # noqa: E402
 from ropemath.plots import (  # noqa: E402
     FIGURES,

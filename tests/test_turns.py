@@ -37,3 +37,11 @@ def test_bad_input():
         full_turn_count_closed_form(0, 8)
     with pytest.raises(ValueError, match="^d must be"):
         full_turn_count_brute_force(10, 3)
+
+
+def test_closed_form_needs_base_above_one_and_brute_force_has_a_ceiling():
+    with pytest.raises(ValueError, match=r"^base must be > 1 for the closed form"):
+        full_turn_count_closed_form(4096, 8, 1.0)  # log(base) = 0: the formula divides by it
+    assert full_turn_count_closed_form(4096, 8, 1.0001) == full_turn_count(4096, 8, 1.0001)  # control: just above 1
+    with pytest.raises(ValueError, match=r"^length × d/2 \(angles compared\) must be at most"):
+        full_turn_count_brute_force(2**20, 65536)

@@ -1,18 +1,14 @@
-r"""Linear attention with RoPE in the numerator only (RoFormer eq. 19), and what it gives up.
+r"""Linear attention with RoPE in the numerator only (RoFormer eq. 19), what it gives up, and what it costs.
 
-Scope: the elu+1 feature map; RoPE linear attention in its quadratic O(N²) form and its O(N)
-prefix-sum form; and two measurements of the price of the unrotated denominator — how far the
-weights :math:`A_{mn}/D_m` are from summing to one (:func:`weight_sum_deviation`) and how
-negative a numerator :math:`A_{mn}` gets (:func:`smallest_numerator`).
+Scope: the elu+1 feature map; RoPE linear attention in its quadratic O(N²) form and its O(N) prefix-sum form;
+the price of the unrotated denominator (:func:`weight_sum_deviation`, :func:`smallest_numerator`); operation
+counts of both forms (:func:`linear_attention_cost`).  Shapes as in :mod:`ropemath.attention.softmax`
+(``q``, ``k``: (N, d); ``v``: (N, d_v); ``positions``: (N,); causal mask by row order).  The feature map
+must return an (N, D) array with D even, and every denominator :math:`D_m = \sum_n \phi(q_m)^\top\phi(k_n)`
+must be positive (as it is for a positive map).
 
-Shapes and conventions are those of :mod:`ropemath.attention.softmax` (``q``, ``k`` of shape (N, d),
-``v`` of shape (N, d_v), ``positions`` of shape (N,), causal mask by row order); the feature
-map must return an (N, D) array with D even, and every denominator
-:math:`D_m = \sum_n \phi(q_m)^\top\phi(k_n)` must be positive (as it is for a positive map).
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3 eq. (17)–(19);
-Katharopoulos et al., *Transformers are RNNs* (2020) (elu+1 feature map, causal prefix
-sums); note 000 "RoPE: Rotray Position Embedding" (Ethan Lai); note 004 "RoPE / RoFormer" (DaNing).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3 eq. (17)–(19); Katharopoulos et al.,
+*Transformers are RNNs* (ICML 2020) (elu+1 feature map, associativity, causal prefix sums).
 """
 
 from __future__ import annotations
@@ -22,46 +18,53 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import (
-    _describe,
-    as_array,
-    check_bool,
-    check_finite,
-    check_qk,
-    check_v,
-    check_x,
-    finite_result,
-)
+from ropemath.core._validate import MAX_D, _describe, as_array, check_finite, check_int, check_real_array, check_x
 from ropemath.core.apply import apply_rope
 
-__all__ = [
-    "elu_plus_one",
-    "rope_linear_terms",
-    "rope_linear_attention",
-    "rope_linear_attention_prefix",
-    "weight_sum_deviation",
-    "smallest_numerator",
-]
+__all__ = ["elu_plus_one", "rope_linear_terms", "rope_linear_attention", "rope_linear_attention_prefix",
+           "weight_sum_deviation", "smallest_numerator", "linear_attention_cost"]
 
 FeatureMap = Callable[[np.ndarray], np.ndarray]
 
 
-# --- input checks ------------------------------------------------------------------------
+# --- input checks shared with ropemath.attention.softmax -------------------------------------
+
+
+def _inputs(q: object, k: object, positions: object, causal: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """q, k of shape (N, d) as float64, positions of shape (N,); ``causal`` must be a bool."""
+    q = check_x(q, "q")
+    if q.ndim != 2 or q.shape[0] == 0:
+        raise ValueError(f"q must have shape (N, d) with N >= 1, got shape {q.shape}")
+    k = check_x(k, "k", d=q.shape[1])
+    if k.shape != q.shape:
+        raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
+    positions = check_real_array(positions, "positions")
+    if positions.shape != (q.shape[0],):
+        raise ValueError(f"positions must have shape ({q.shape[0]},), got shape {positions.shape}")
+    if not isinstance(causal, (bool, np.bool_)):
+        raise TypeError(f"causal must be a bool, got {_describe(causal)}")
+    return q.astype(np.float64), k.astype(np.float64), positions
+
+
+def _values(v: object, n: int) -> np.ndarray:
+    """v of shape (N, d_v), d_v >= 1, as float64."""
+    arr = check_x(as_array(v, "v"), "v", pairs=False)
+    if arr.ndim != 2 or arr.shape[0] != n:
+        raise ValueError(f"v must have shape ({n}, d_v) with d_v >= 1, got shape {arr.shape}")
+    return arr.astype(np.float64)
 
 
 def _features(feature_map: object, x: np.ndarray, name: str) -> np.ndarray:
-    """Apply the feature map and check the result is a finite (N, D) array with D even."""
+    """The feature map applied to ``x``: a finite (N, D) array with D even."""
     if not callable(feature_map):
         raise TypeError(f"feature_map must be callable, got {_describe(feature_map)}")
     out = check_x(np.asarray(feature_map(x)), f"feature_map({name})")
     if out.ndim != 2 or out.shape[0] != x.shape[0]:
         raise ValueError(f"feature_map({name}) must have shape ({x.shape[0]}, D), got shape {out.shape}")
-    check_finite(out, f"feature_map({name})")
     return out.astype(np.float64)
 
 
 def _check_denominators(denominators: np.ndarray) -> None:
-    """Raise unless every denominator sum_n phi(q_m)^T phi(k_n) is positive."""
     if not np.all(denominators > 0):
         raise ValueError(
             "feature_map must give positive denominators sum_n phi(q_m)^T phi(k_n) (use a positive map), "
@@ -72,7 +75,6 @@ def _check_denominators(denominators: np.ndarray) -> None:
 # --- linear attention ---------------------------------------------------------------------
 
 
-@finite_result
 def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     r"""Return :math:`\mathrm{elu}(x) + 1`, a positive feature map (the default for linear attention).
 
@@ -90,17 +92,9 @@ def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
 
 
-@finite_result
 def rope_linear_terms(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
+    q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str, base: float | None = None,
+    theta: npt.ArrayLike | None = None, causal: bool = False, feature_map: FeatureMap = elu_plus_one,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""Return ``(numerators, denominators)`` of RoPE linear attention: shapes (N, N) and (N,).
 
@@ -115,15 +109,12 @@ def rope_linear_terms(
     >>> A.tolist(), D.tolist()
     ([[2.0, 2.0], [2.0, 2.0]], [4.0, 4.0])
     """
-    q, k, positions = check_qk(q, k, positions)
-    causal = check_bool(causal, "causal")
+    q, k, positions = _inputs(q, k, positions, causal)
     fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
-    numerators = (
-        apply_rope(fq, positions, layout=layout, base=base, theta=theta)
-        @ apply_rope(fk, positions, layout=layout, base=base, theta=theta).T
-    )
+    rope = {"layout": layout, "base": base, "theta": theta}
+    numerators = apply_rope(fq, positions, **rope) @ apply_rope(fk, positions, **rope).T
     plain = fq @ fk.T
     if causal:
         mask = np.tril(np.ones(plain.shape, dtype=bool))
@@ -133,17 +124,9 @@ def rope_linear_terms(
     return numerators, denominators
 
 
-@finite_result
 def rope_linear_attention(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
+    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str,
+    base: float | None = None, theta: npt.ArrayLike | None = None, causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> np.ndarray:
     r"""Return linear attention with RoPE in the numerator, quadratic O(N²) form, shape (N, d_v).
@@ -160,23 +143,14 @@ def rope_linear_attention(
     >>> o.tolist()
     [[2.0], [2.0]]
     """
-    numerators, denominators = rope_linear_terms(
-        q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
-    )
-    return (numerators @ check_v(v, numerators.shape[0])) / denominators[:, None]
+    A, D = rope_linear_terms(q, k, positions, layout=layout, base=base, theta=theta, causal=causal,
+                             feature_map=feature_map)
+    return (A @ _values(v, A.shape[0])) / D[:, None]
 
 
-@finite_result
 def rope_linear_attention_prefix(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
+    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str,
+    base: float | None = None, theta: npt.ArrayLike | None = None, causal: bool = False,
     feature_map: FeatureMap = elu_plus_one,
 ) -> np.ndarray:
     r"""Return the same outputs as :func:`rope_linear_attention` in O(N) time, by prefix sums.
@@ -186,28 +160,24 @@ def rope_linear_attention_prefix(
         o_m = \frac{\big(R_{p_m}\phi(q_m)\big)^\top U_m}{\phi(q_m)^\top z_m}
 
     (without ``causal`` the sums run over all n and are shared by every m).  The state
-    :math:`(U_m, z_m)` has a fixed size D×d_v + D and is updated once per token (a loop over
-    the tokens): O(N D d_v) time and O(D d_v) memory, against O(N²(D + d_v)) for the quadratic form.
+    :math:`(U_m, z_m)` has a fixed size D×d_v + D and is updated once per token:
+    O(N D d_v) time and O(D d_v) memory, against O(N²(D + d_v)) for the quadratic form.
     Source: RoFormer eq. (19); Katharopoulos et al. (2020) §3.3 (causal running sums).
 
     >>> rng = np.random.default_rng(0)
     >>> q, k, v = rng.standard_normal((3, 5, 4))
-    >>> pos = np.arange(5)
-    >>> fast = rope_linear_attention_prefix(q, k, v, pos, causal=True, layout="interleaved", base=1e4)
-    >>> slow = rope_linear_attention(q, k, v, pos, causal=True, layout="interleaved", base=1e4)
+    >>> fast = rope_linear_attention_prefix(q, k, v, np.arange(5), causal=True, layout="interleaved", base=1e4)
+    >>> slow = rope_linear_attention(q, k, v, np.arange(5), causal=True, layout="interleaved", base=1e4)
     >>> bool(np.allclose(fast, slow, atol=1e-12))
     True
     """
-    q, k, positions = check_qk(q, k, positions)
-    v = check_v(v, q.shape[0])
-    causal = check_bool(causal, "causal")
+    q, k, positions = _inputs(q, k, positions, causal)
+    v = _values(v, q.shape[0])
     fq, fk = _features(feature_map, q, "q"), _features(feature_map, k, "k")
     if fk.shape != fq.shape:
         raise ValueError(f"feature_map(k) must have the shape of feature_map(q) {fq.shape}, got {fk.shape}")
-    rq, rk = (
-        apply_rope(fq, positions, layout=layout, base=base, theta=theta),
-        apply_rope(fk, positions, layout=layout, base=base, theta=theta),
-    )
+    rq = apply_rope(fq, positions, layout=layout, base=base, theta=theta)
+    rk = apply_rope(fk, positions, layout=layout, base=base, theta=theta)
     if causal:  # one pass over the tokens; the state (U, z) has a fixed size
         U, z = np.zeros((fq.shape[1], v.shape[1])), np.zeros(fq.shape[1])
         numerators, denominators = np.empty_like(v), np.empty(q.shape[0])
@@ -221,20 +191,12 @@ def rope_linear_attention_prefix(
     return numerators / denominators[:, None]
 
 
-# --- measurements ---------------------------------------------------------------------
+# --- what the unrotated denominator gives up ------------------------------------------------
 
 
-@finite_result
 def weight_sum_deviation(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
+    q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str, base: float | None = None,
+    theta: npt.ArrayLike | None = None, causal: bool = False, feature_map: FeatureMap = elu_plus_one,
 ) -> float:
     r"""Largest :math:`|\sum_n A_{mn}/D_m - 1|` over queries m: how far RoPE linear weights are from summing to 1.
 
@@ -248,23 +210,14 @@ def weight_sum_deviation(
     >>> weight_sum_deviation(np.ones((3, 2)), np.ones((3, 2)), [4, 4, 4], layout="interleaved", base=1e4) < 1e-15
     True
     """
-    numerators, denominators = rope_linear_terms(
-        q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
-    )
-    return float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0)))
+    A, D = rope_linear_terms(q, k, positions, layout=layout, base=base, theta=theta, causal=causal,
+                             feature_map=feature_map)
+    return float(np.max(np.abs(A.sum(axis=1) / D - 1.0)))
 
 
-@finite_result
 def smallest_numerator(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
-    feature_map: FeatureMap = elu_plus_one,
+    q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str, base: float | None = None,
+    theta: npt.ArrayLike | None = None, causal: bool = False, feature_map: FeatureMap = elu_plus_one,
 ) -> float:
     r"""Return the smallest numerator weight :math:`A_{mn}` over visible pairs (negative if any is).
 
@@ -278,9 +231,28 @@ def smallest_numerator(
     >>> round(smallest_numerator(np.zeros((2, 2)), np.zeros((2, 2)), [3, 0], layout="interleaved", base=1e4), 6)
     -1.979985
     """
-    numerators, _ = rope_linear_terms(
-        q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
-    )
-    if causal:
-        numerators = numerators[np.tril(np.ones(numerators.shape, dtype=bool))]
-    return float(np.min(numerators))
+    A, _ = rope_linear_terms(q, k, positions, layout=layout, base=base, theta=theta, causal=causal,
+                             feature_map=feature_map)
+    return float(np.min(A[np.tril(np.ones(A.shape, dtype=bool))] if causal else A))
+
+
+def linear_attention_cost(n_tokens: int, d_feat: int, d_v: int) -> tuple[int, int]:
+    r"""Return the multiply-adds ``(quadratic, prefix)`` of RoPE linear attention for ``n_tokens`` tokens.
+
+    .. math:: C_{\text{quad}} = 2N^2D + N^2 d_v, \qquad C_{\text{prefix}} = 2\,(N D d_v + N D)
+
+    The quadratic form builds the numerator and the denominator matrices (:math:`N\times N`, each entry a
+    dot product of length :math:`D`) and multiplies the numerator by :math:`V` (:math:`N\times d_v`); the
+    prefix-sum form updates the state :math:`U_m` (:math:`D\times d_v`) and :math:`z_m` (:math:`D`) once
+    per token and reads both once per query.  Counts, not timings: the same on every machine.
+    Source: RoFormer eq. (19); Katharopoulos et al. (2020) §3.2–3.3.
+
+    >>> linear_attention_cost(256, 32, 16)
+    (5242880, 278528)
+    >>> linear_attention_cost(1, 1, 1)
+    (3, 4)
+    """
+    n = check_int(n_tokens, "n_tokens", minimum=1, maximum=2**24)
+    dim = check_int(d_feat, "d_feat", minimum=1, maximum=MAX_D)
+    dv = check_int(d_v, "d_v", minimum=1, maximum=MAX_D)
+    return 2 * n * n * dim + n * n * dv, 2 * (n * dim * dv + n * dim)

@@ -1,18 +1,13 @@
 r"""Softmax attention with RoPE, and the measurement of its shift invariance.
 
-Scope: RoPE scores :math:`(R_m q_m)^\top (R_n k_n)`; softmax attention built on them
-(numerically stable, optional causal mask); :func:`shift_invariance_error`, which measures
-how much an attention output (softmax, or the linear attention of
-:mod:`ropemath.attention.linear`) moves when every position is shifted.  The input checks
-both attention modules share live in :mod:`ropemath.core._validate`.
+Scope: RoPE scores :math:`(R_m q_m)^\top (R_n k_n)`; softmax attention built on them (numerically stable,
+optional causal mask); :func:`shift_invariance_error`, how much an attention output (softmax, or the linear
+attention of :mod:`ropemath.attention.linear`) moves when every position is shifted.  Shapes: ``q``, ``k``
+(N, d) with N >= 1 and d even, ``v`` (N, d_v), ``positions`` (N,); row ``m`` of ``q`` sits at position
+``positions[m]``.  The causal mask follows the row order (key ``n`` is visible to query ``m`` iff
+``n <= m``), not the position values.  Computed in float64.
 
-Shapes: ``q``, ``k`` are (N, d) with N >= 1 and d even, ``v`` is (N, d_v), ``positions`` is
-(N,); row ``m`` of ``q`` sits at position ``positions[m]``.  The causal mask follows the row
-order (key row ``n`` is visible to query row ``m`` iff ``n <= m``), not the position
-values.  Computation is in float64; results are float64.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1 eq. (2), §3.2 eq. (16);
-note 000 "RoPE: Rotray Position Embedding" (Ethan Lai).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1 eq. (2), §3.2 eq. (16).
 """
 
 from __future__ import annotations
@@ -20,37 +15,15 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.attention.linear import rope_linear_attention
-from ropemath.core._validate import (
-    check_bool,
-    check_choice,
-    check_positions,
-    check_qk,
-    check_real,
-    check_v,
-    finite_result,
-)
+from ropemath.attention.linear import _inputs, _values, rope_linear_attention
+from ropemath.core._validate import check_choice, check_real, check_real_array
 from ropemath.core.apply import apply_rope
 
-__all__ = [
-    "rope_scores",
-    "rope_attention_weights",
-    "rope_softmax_attention",
-    "shift_invariance_error",
-]
+__all__ = ["rope_scores", "rope_attention_weights", "rope_softmax_attention", "shift_invariance_error"]
 
 
-# --- softmax attention --------------------------------------------------------------------
-
-
-@finite_result
 def rope_scores(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
+    q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str, base: float | None = None,
     theta: npt.ArrayLike | None = None,
 ) -> np.ndarray:
     r"""Return the (N, N) matrix of RoPE scores (unscaled), entry (m, n) for query m and key n.
@@ -63,23 +36,14 @@ def rope_scores(
     >>> rope_scores(q, k, [0], layout="interleaved", base=1e4).tolist()
     [[1.0]]
     """
-    q, k, positions = check_qk(q, k, positions)
-    return (
-        apply_rope(q, positions, layout=layout, base=base, theta=theta)
-        @ apply_rope(k, positions, layout=layout, base=base, theta=theta).T
-    )
+    q, k, positions = _inputs(q, k, positions, False)
+    rope = {"layout": layout, "base": base, "theta": theta}
+    return apply_rope(q, positions, **rope) @ apply_rope(k, positions, **rope).T
 
 
-@finite_result
 def rope_attention_weights(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
+    q: npt.ArrayLike, k: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str, base: float | None = None,
+    theta: npt.ArrayLike | None = None, causal: bool = False,
 ) -> np.ndarray:
     r"""Return the (N, N) softmax attention weights on RoPE scores scaled by :math:`1/\sqrt{d}`.
 
@@ -93,27 +57,17 @@ def rope_attention_weights(
     >>> [round(float(s), 12) for s in w.sum(axis=1)], float(w[0, 1])
     ([1.0, 1.0, 1.0], 0.0)
     """
-    causal = check_bool(causal, "causal")
-    scores = rope_scores(q, k, positions, layout=layout, base=base, theta=theta) / np.sqrt(np.shape(q)[1])
+    q, k, positions = _inputs(q, k, positions, causal)
+    scores = rope_scores(q, k, positions, layout=layout, base=base, theta=theta) / np.sqrt(q.shape[1])
     if causal:
-        n = scores.shape[0]
-        scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
-    scores = scores - scores.max(axis=1, keepdims=True)
-    weights = np.exp(scores)
+        scores = np.where(np.tril(np.ones(scores.shape, dtype=bool)), scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
     return weights / weights.sum(axis=1, keepdims=True)
 
 
-@finite_result
 def rope_softmax_attention(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
+    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, positions: npt.ArrayLike, *, layout: str,
+    base: float | None = None, theta: npt.ArrayLike | None = None, causal: bool = False,
 ) -> np.ndarray:
     r"""Return softmax attention outputs with RoPE, shape (N, d_v).
 
@@ -130,25 +84,12 @@ def rope_softmax_attention(
     [[2.0], [2.0]]
     """
     weights = rope_attention_weights(q, k, positions, layout=layout, base=base, theta=theta, causal=causal)
-    return weights @ check_v(v, weights.shape[0])
+    return weights @ _values(v, weights.shape[0])
 
 
-# --- shift invariance ---------------------------------------------------------------------
-
-
-@finite_result
 def shift_invariance_error(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    positions: npt.ArrayLike,
-    shift: float,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    causal: bool = False,
-    kind: str = "softmax",
+    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, positions: npt.ArrayLike, shift: float, *, layout: str,
+    base: float | None = None, theta: npt.ArrayLike | None = None, causal: bool = False, kind: str = "softmax",
 ) -> float:
     r"""Largest change of the attention output when every position moves by ``shift``, relative to max |o|.
 
@@ -164,13 +105,14 @@ def shift_invariance_error(
     True
     """
     shift = check_real(shift, "shift")
-    check_choice(kind, "kind", ("softmax", "linear"))
-    positions = check_positions(positions, "positions")
-    if kind == "softmax":
-        attend = rope_softmax_attention
-    else:
-        attend = rope_linear_attention
-    before = attend(q, k, v, positions, layout=layout, base=base, theta=theta, causal=causal)
-    after = attend(q, k, v, positions + shift, layout=layout, base=base, theta=theta, causal=causal)
+    attend = {"softmax": rope_softmax_attention, "linear": rope_linear_attention}[
+        check_choice(kind, "kind", ("softmax", "linear"))
+    ]
+    positions = check_real_array(positions, "positions")
+    with np.errstate(over="ignore"):  # positions beyond float range are named by the call below
+        shifted = positions + shift
+    rope = {"layout": layout, "base": base, "theta": theta, "causal": causal}
+    before = attend(q, k, v, positions, **rope)
+    after = attend(q, k, v, check_real_array(shifted, "positions + shift"), **rope)
     scale = float(np.max(np.abs(before)))
     return float(np.max(np.abs(after - before)) / (scale if scale > 0 else 1.0))

@@ -74,13 +74,13 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_cli(args: argparse.Namespace) -> int:
     """Print one row per d with the largest error of each check; 1 if any exceeds ``--tol``."""
-    from ropemath.core._validate import check_d, check_int, check_tolerance
+    from ropemath.core._validate import check_d, check_int, check_real
     from ropemath.core.checks import SURVEY_DIMS, survey
 
     dims = tuple(check_d(d, "--dims", maximum=4096) for d in (args.dims or SURVEY_DIMS))
     trials = check_int(args.trials, "--trials", minimum=1, maximum=1000)
     seed = check_int(args.seed, "--seed", minimum=0)
-    check_tolerance(args.tol, "--tol")  # a bad argument raises; main() prints it as one line, exit 2
+    check_real(args.tol, "--tol", minimum=0.0)  # a bad argument raises; main() prints it as one line, exit 2
     rows = survey(dims, trials=trials, seed=seed)
     keys = [key for key in rows[0] if key != "d"]
     print(f"{'d':>5}  " + "  ".join(f"{key:>23}" for key in keys))

@@ -1,13 +1,8 @@
-"""The core: frequencies and rotations, the elementwise apply and its cache, the numeric identity checks,
-input validation, and precision / round-off of the angles.
+"""The core: frequencies and rotations, ``apply_rope`` and ``RopeCache``, the numeric identity checks, the
+spectrum (wavelengths, turns), input validation, and the precision and round-off of the angles.
 
-Layer 0: may import: numpy only (and other modules of ``ropemath.core``).
-Modules: ``rotation``, ``blocks``, ``tables``, ``kernels``, ``outputs``, ``apply``, ``cache``, ``checks``,
-``spectrum``, ``roundoff``, ``precision``, ``verdict`` (how a check is reported: a bound and a yes, never
-rounding noise).
-
-References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
-arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.
+Layer 0: imports numpy only.  References: Su et al., *RoFormer*, arXiv:2104.09864 v5 (2023); the modules'
+docstrings give the rest.
 """
 
 from ropemath.core import apply as _apply

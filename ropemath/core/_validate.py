@@ -1,56 +1,16 @@
-r"""Input validation shared by every public function of ropemath, and the input contract.
+"""Input checks shared by every public function of ropemath.
 
-Scope: one place that turns bad arguments into a clear ``TypeError`` (wrong kind of value)
-or ``ValueError`` (right kind, wrong value) whose message names the parameter and says what
-was expected, in one line of the form ``"<param> must be <expectation>, got <what was given>"``.
-Public functions call these checks first, so a user never sees a silent NaN, a wrong shape, a
-hang, or a traceback from deep inside numpy.
+Each check returns the argument converted (an int, a float, a float64 array) or raises, in one line
+``"<param> must be <expectation>, got <what was given>"``, a ``TypeError`` (wrong kind of value) or a
+``ValueError`` (right kind, wrong value).  :func:`finite_result` checks a result instead: NaN or ±inf from
+finite inputs becomes a ``ValueError`` naming the inputs.
 
-The input contract
-------------------
-What every public function accepts, by kind of argument (the README links here):
-
-=================  ===================================================  ====================================
-kind               accepted                                             rejected (error)
-=================  ===================================================  ====================================
-dimension ``d``    even integer, ``2 <= d <= MAX_D`` (65,536);          bool, float, str (TypeError); odd,
-                   dense d×d matrices: ``d <= MAX_DENSE_D`` (8,192,     <= 0, above the ceiling (ValueError)
-                   512 MiB in float64)
-base, factors      finite real > 0 (factors: >= 1); the frequencies     bool, str, complex (TypeError); NaN,
-                   base**(-2i/d) must be finite                         ±inf, <= 0, ints beyond float range,
-                                                                        a base whose frequencies overflow
-positions ``m``    finite reals of any sign and size (negative and      NaN/±inf (with the index of the first
-``n``, ``r``       large positions are valid in RoPE); arrays           one), bool, complex, str (TypeError)
-                   broadcast to the vectors' batch shape
-tolerances         finite real >= 0                                     negative, NaN, ±inf
-counts (lengths,   integer >= 1 (seeds >= 0) up to a ceiling that       bool, float (TypeError); < 1, above
-trials, grid       keeps a call within ~2 GiB and ~10 s on 2 cores,     the ceiling: the message says what the
-sizes, positions)  stated in each function's docstring                  request would cost and the maximum
-vectors ``x``,     real floating arrays (float16/32/64) of shape        int, bool, complex, object arrays
-``q``, ``k``,      (..., d), finite                                     (TypeError); odd or empty last axis,
-``v``, weights                                                          NaN/±inf with the parameter's name and
-                                                                        the index of the first bad element
-frequencies        ``d/2`` finite numbers > 0 (``inv_freq``)            wrong length, <= 0, NaN/±inf
-``theta``
-layouts, dtypes    one of the listed names                              anything else
-configs            a mapping with Hugging Face's keys (see              missing or unknown keys, values out
-                   :func:`ropemath.frequencies_from_config`)            of range: the message names the key
-=================  ===================================================  ====================================
-
-Results: a function never returns NaN or ±inf from finite inputs.  Where finite inputs are
-so large that the computation overflows (vectors near 1e308, positions × frequencies beyond
-float range), it raises ``ValueError`` naming the inputs and their magnitude
-(:func:`finite_result`).
-
-References: none (project convention).
+References: the contract these checks implement, kind by kind, is ``book/input-contract.md``.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
 import numbers
-from collections.abc import Callable
 from typing import TypeVar
 
 import numpy as np
@@ -59,14 +19,13 @@ LAYOUTS = ("interleaved", "half")
 
 #: largest dimension d accepted by functions that work per pair (frequencies, elementwise RoPE)
 MAX_D = 2**16
-#: largest d for functions that build dense d×d float64 matrices (8192² × 8 B = 512 MiB)
-MAX_DENSE_D = 2**13
+#: largest magnitude of a vector entry: products of up to four entries, summed over d, stay finite in float64
+MAX_ABS = 1e50
+#: the range of bases and frequencies: their reciprocals, wavelengths and angles stay finite in float64
+RANGE = (1e-100, 1e100)
 
-F = TypeVar("F", bound=Callable)
-
-#: Work ceilings by parameter name (applied by :func:`check_int` unless a call passes its own):
-#: (maximum, what the argument costs).  Each keeps a call within ~2 GiB and ~10 s on 2 cores;
-#: functions whose work is a product (positions × pairs) check the product as well.
+#: Work ceilings by parameter name, applied by :func:`check_int` unless a call passes its own:
+#: (maximum, what the argument costs).  Each keeps a call within ~2 GiB and ~10 s on 2 cores.
 CEILINGS: dict[str, tuple[int, str]] = {
     "length": (2**24, "positions of a context; 2**24 = 16.7M exceeds every published model's"),
     "new_length": (2**24, "positions of the extended context"),
@@ -81,21 +40,17 @@ CEILINGS: dict[str, tuple[int, str]] = {
     "n_heads": (MAX_D, "heads, at most d"),
 }
 
+R = TypeVar("R")
+
 
 def _describe(value: object) -> str:
     """Short description of a value for error messages."""
     if isinstance(value, np.ndarray):
         return f"array of dtype {value.dtype} and shape {value.shape}"
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool) and len(str(value)) > 20:
+        return f"an integer of {len(str(value))} digits"
     text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{type(value).__name__} {text}"
-
-
-def _short_int(value: int) -> str:
-    """An integer for a message: in full up to 20 digits, else as 10**k."""
-    text = str(value)
-    return text if len(text) <= 20 else f"an integer of {len(text)} digits"
+    return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
 def as_array(value: object, name: str, dtype: object = None) -> np.ndarray:
@@ -107,94 +62,145 @@ def as_array(value: object, name: str, dtype: object = None) -> np.ndarray:
                          f"got {_describe(value)}") from None
 
 
+def check_int(
+    value: object, name: str, *, minimum: int | None = None, maximum: int | None = None, cost: str | None = None
+) -> int:
+    """Return ``value`` as an int (not bool) in ``[minimum, maximum]``, else raise.
+
+    ``maximum`` is a work ceiling (default: :data:`CEILINGS` by name); ``cost`` says what one unit costs."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
+    if maximum is None and name in CEILINGS:
+        maximum, cost = CEILINGS[name]
+    if maximum is not None and value > maximum:
+        why = f" ({cost})" if cost else ""
+        got = value if len(str(value)) <= 20 else _describe(value)
+        raise ValueError(f"{name} must be at most {maximum} (the ceiling that keeps a call within ~2 GiB and ~10 s"
+                         f"{why}), got {got}")
+    return value
+
+
 def check_d(d: object, name: str = "d", *, maximum: int = MAX_D) -> int:
     """Return ``d`` as a Python int if it is a positive even integer <= ``maximum``, else raise."""
     if isinstance(d, (bool, np.bool_)) or not isinstance(d, numbers.Integral):
         raise TypeError(f"{name} must be a positive even integer, got {_describe(d)}")
-    d = int(d)
+    got = int(d) if len(str(int(d))) <= 20 else _describe(d)
     if d <= 0 or d % 2:
-        raise ValueError(f"{name} must be a positive even integer, got {_short_int(d)}")
+        raise ValueError(f"{name} must be a positive even integer, got {got}")
     if d > maximum:
-        raise ValueError(f"{name} must be a positive even integer <= {maximum}, got {_short_int(d)}")
-    return d
+        raise ValueError(f"{name} must be a positive even integer <= {maximum}, got {got}")
+    return int(d)
 
 
-def _to_float(value: numbers.Real, name: str, expectation: str) -> float:
-    """``float(value)``, or a ValueError naming ``name`` for an integer beyond float range."""
-    try:
-        return float(value)
-    except OverflowError:
-        raise ValueError(f"{name} must be {expectation}, got {_short_int(int(value))} (beyond float range)") from None
-
-
-def check_real(value: object, name: str) -> float:
-    """Return ``value`` as a finite Python float, else raise."""
+def check_real(value: object, name: str, *, minimum: float | None = None, maximum: float | None = None) -> float:
+    """Return ``value`` as a finite Python float in ``[minimum, maximum]``, else raise."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {_describe(value)}")
-    value = _to_float(value, name, "a finite real number")
+    try:
+        value = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} must be a finite real number, got {_describe(value)}") from None
     if not np.isfinite(value):
         raise ValueError(f"{name} must be finite, got {value}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        bounds = f">= {minimum:.15g}" if maximum is None else f"in [{minimum:.15g}, {maximum:.15g}]"
+        raise ValueError(f"{name} must be a finite real number {bounds}, got {value}")
     return value
 
 
 def check_base(base: object, name: str = "base") -> float:
-    """Return ``base`` as a float if it is a finite real number > 0, else raise."""
-    if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
-        raise TypeError(f"{name} must be a finite real number > 0, got {_describe(base)}")
-    value = _to_float(base, name, "a finite real number > 0")
-    if not np.isfinite(value) or value <= 0:
+    """Return ``base`` as a float if it is a real number in :data:`RANGE`, else raise."""
+    try:
+        value = check_real(base, name)
+    except (TypeError, ValueError) as exc:  # the same error, stating what a base must be
+        raise type(exc)(f"{name} must be a finite real number > 0, got {str(exc).split(', got ', 1)[1]}") from None
+    if value <= 0:
         raise ValueError(f"{name} must be a finite real number > 0, got {value}")
+    if not RANGE[0] <= value <= RANGE[1]:
+        raise ValueError(f"{name} must be in [{RANGE[0]:.0e}, {RANGE[1]:.0e}] (its frequencies then stay finite), "
+                         f"got {value}")
     return value
 
 
-def check_positions(m: object, name: str = "m") -> np.ndarray:
-    """Return positions as a float64 array (any shape) if all are finite reals, else raise.
+def check_scale(scale: object, name: str = "scale") -> float:
+    """Return a context-extension factor L'/L as a float in [1, 2**24], else raise."""
+    return check_real(scale, name, minimum=1.0, maximum=2.0**24)
 
-    Integer and floating inputs are accepted (fractional positions are meaningful for
-    interpolation schemes); booleans, complex numbers, strings and objects are not.
+
+def check_real_array(value: object, name: str, *, broadcast_to: tuple[int, ...] | None = None) -> np.ndarray:
+    """Return finite reals (positions, distances, any real data) as a float64 array, else raise.
+
+    ``broadcast_to``: the batch shape the array must broadcast to exactly (positions for vectors
+    of shape ``broadcast_to + (d,)``).
     """
-    if isinstance(m, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a real number or an array of real numbers, got {_describe(m)}")
-    arr = as_array(m, name)
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {_describe(value)}")
+    arr = as_array(value, name)
     if arr.dtype.kind not in "iuf":
-        raise TypeError(
-            f"{name} must be a real number or an array of real numbers, got {_describe(m)}"
-        )
+        raise TypeError(f"{name} must be a real number or an array of real numbers, got {_describe(value)}")
     try:
         arr = arr.astype(np.float64, copy=False)
     except OverflowError:
         raise ValueError(f"{name} must contain only finite values, got an integer beyond float range") from None
     check_finite(arr, name)
+    if broadcast_to is not None:
+        try:
+            shape = np.broadcast_shapes(arr.shape, broadcast_to)
+        except ValueError:
+            shape = None
+        if shape != tuple(broadcast_to):
+            raise ValueError(f"{name} must be broadcastable to x.shape[:-1]={tuple(broadcast_to)}, "
+                             f"got shape {arr.shape}")
     return arr
 
 
-def check_x(x: object, name: str = "x", *, d: int | None = None, finite: bool = True) -> np.ndarray:
-    """Return ``x`` as a floating ndarray of shape (..., d) with even d > 0, else raise.
+def check_frequencies(theta: object, name: str = "theta", *, d: int | None = None) -> np.ndarray:
+    """Return frequencies as a float64 vector (of length ``d/2`` if ``d`` is given) with entries in :data:`RANGE`."""
+    arr = check_real_array(theta, name)
+    count = f"{d // 2} " if d is not None else ""
+    expectation = f"{name} must be {count}frequencies > 0 (in [{RANGE[0]:.0e}, {RANGE[1]:.0e}])"
+    if arr.ndim != 1 or arr.size == 0 or (d is not None and arr.size != d // 2):
+        raise ValueError(f"{expectation}, got shape {arr.shape}")
+    if np.any((arr < RANGE[0]) | (arr > RANGE[1])):
+        raise ValueError(f"{expectation}, got values from {arr.min():.3g} to {arr.max():.3g}")
+    return arr
 
-    Integer, boolean and complex arrays are rejected: RoPE acts on real vectors and the
-    result must have the input's floating dtype.  ``finite``: reject NaN/±inf entries (naming
-    the first one's index); functions that check their result instead (:func:`finite_result`,
-    which then names the bad input) pass False to read large inputs once less.
+
+def check_x(
+    x: object, name: str = "x", *, d: int | None = None, finite: bool = True, pairs: bool = True, min_norm: float = 0.0
+) -> np.ndarray:
+    """Return vectors as a floating ndarray of shape (..., d), d > 0 and even if ``pairs``, else raise.
+
+    Integer, boolean and complex arrays are rejected: RoPE acts on real vectors and the result has
+    the input's floating dtype.  ``finite``: entries must be finite and at most :data:`MAX_ABS` in
+    magnitude (functions that check their result with :func:`finite_result` pass False and read the
+    input once less).  ``min_norm``: the vector's norm must reach it (a result relative to the norm).
     """
     try:
         arr = np.asarray(x)
     except (ValueError, TypeError):
-        raise TypeError(f"{name} must be a real floating-point array (float16/32/64), got {_describe(x)}") from None
-    if arr.dtype.kind != "f":
-        raise TypeError(
-            f"{name} must be a real floating-point array (float16/32/64), got {_describe(arr)}"
-        )
+        arr = None
+    if arr is None or arr.dtype.kind != "f":
+        raise TypeError(f"{name} must be a real floating-point array (float16/32/64), got {_describe(x)}")
     if arr.ndim == 0:
         raise ValueError(f"{name} must have at least one axis (shape (..., d)), got a scalar")
-    last = arr.shape[-1]
-    if d is not None and last != d:
+    if d is not None and arr.shape[-1] != d:
         raise ValueError(f"{name} must have last axis of length d={d}, got shape {arr.shape}")
-    if last == 0 or last % 2:
-        raise ValueError(
-            f"{name} must have a positive even last axis (pairs of coordinates), got shape {arr.shape}"
-        )
+    if arr.shape[-1] == 0 or (pairs and arr.shape[-1] % 2):
+        even = " even" if pairs else ""
+        raise ValueError(f"{name} must have a positive{even} last axis (pairs of coordinates), got shape {arr.shape}")
     if finite:
         check_finite(arr, name)
+        largest = float(np.max(np.abs(arr))) if arr.size else 0.0
+        if largest > MAX_ABS:
+            raise ValueError(f"{name} must have entries of magnitude at most {MAX_ABS:.0e} (products of such "
+                             f"vectors then stay finite in float64), got largest |{name}| = {largest:.3g}")
+        if min_norm and not (largest and np.linalg.norm(arr / largest) * largest >= min_norm):
+            raise ValueError(f"{name} must have a norm of at least {min_norm:.0e} (the result is relative to it), "
+                             f"got largest |{name}| = {largest:.3g}")
     return arr
 
 
@@ -212,239 +218,54 @@ def check_layout(layout: object, name: str = "layout") -> str:
     return check_choice(layout, name, LAYOUTS)
 
 
-def check_broadcast(m: np.ndarray, batch_shape: tuple[int, ...], name: str = "m") -> tuple[int, ...]:
-    """Raise unless positions of shape ``m.shape`` broadcast to ``batch_shape`` exactly."""
-    try:
-        shape = np.broadcast_shapes(m.shape, batch_shape)
-    except ValueError:
-        shape = None
-    if shape != tuple(batch_shape):
-        raise ValueError(
-            f"{name} must be broadcastable to x.shape[:-1]={tuple(batch_shape)}, got shape {m.shape}"
-        )
-    return shape
-
-
-def check_int(
-    value: object, name: str, *, minimum: int | None = None, maximum: int | None = None, cost: str | None = None
-) -> int:
-    """Return ``value`` as an int (not bool) in ``[minimum, maximum]``, else raise.
-
-    ``maximum`` is a work ceiling; ``cost`` describes what one unit costs, for the message
-    (e.g. ``"8 bytes per position and pair"``)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {_describe(value)}")
-    value = int(value)
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {_short_int(value)}")
-    if maximum is None and name in CEILINGS:
-        maximum, cost = CEILINGS[name]
-    if maximum is not None and value > maximum:
-        why = f" ({cost})" if cost else ""
-        raise ValueError(
-            f"{name} must be at most {maximum} (the ceiling that keeps a call within ~2 GiB and ~10 s{why}), "
-            f"got {_short_int(value)}"
-        )
-    return value
-
-
-def check_work(units: int, limit: int, what: str) -> None:
-    """Raise ValueError if a product of sizes (``units``, e.g. positions × pairs) exceeds ``limit``.
-
-    ``what`` names the arguments and the unit, e.g. ``"length × d/2 (cosines evaluated)"``."""
-    if units > limit:
-        raise ValueError(
-            f"{what} must be at most {limit} (~2 GiB and ~10 s on 2 cores), got {_short_int(units)}: "
-            "reduce the arguments it is the product of"
-        )
-
-
-def check_tolerance(value: object, name: str) -> float:
-    """Return a tolerance as a finite float >= 0, else raise."""
-    t = check_real(value, name)
-    if t < 0:
-        raise ValueError(f"{name} must be a finite real number >= 0 (a tolerance), got {t}")
-    return t
-
-
-def _first_bad(arr: np.ndarray) -> tuple[int, ...]:
-    """Index of the first non-finite entry of ``arr`` (C order)."""
-    flat = int(np.argmin(np.isfinite(arr).ravel()))
-    return tuple(int(i) for i in np.unravel_index(flat, arr.shape))
-
-
-def all_finite(arr: np.ndarray) -> bool:
-    """True if every entry of a numeric array is finite; one pass, no full-size temporary when
-    the sum is finite (a NaN or ±inf entry makes the sum non-finite)."""
-    if arr.dtype.kind not in "fc" or arr.size == 0:
-        return True
-    with np.errstate(over="ignore", invalid="ignore"):
-        if arr.flags.c_contiguous and arr.dtype in _BLAS_DOT:
-            # BLAS dot of the entries with themselves: about twice as fast as np.sum, and a NaN or
-            # ±inf entry makes it non-finite (large finite entries may overflow it: then look closer)
-            flat = arr.reshape(-1).view(_BLAS_DOT[arr.dtype])
-            if np.isfinite(np.dot(flat, flat)):
-                return True
-        elif np.isfinite(np.sum(arr)):
-            return True
-    return bool(np.all(np.isfinite(arr)))
-
-
-#: dtypes whose contiguous data np.dot hands to BLAS, with the real dtype to view them as
-_BLAS_DOT = {
-    np.dtype(np.float32): np.float32,
-    np.dtype(np.float64): np.float64,
-    np.dtype(np.complex64): np.float32,
-    np.dtype(np.complex128): np.float64,
-}
-
-
-# --- attention inputs (shared by ropemath.attention.softmax and .linear) -------------------
-
-
 def check_finite(arr: np.ndarray, name: str) -> None:
     """Raise ValueError naming ``name`` and the index of the first NaN/±inf entry of ``arr``."""
-    if not all_finite(arr):
-        index = _first_bad(arr)
-        value = arr[index] if index else arr[()]
-        where = f" at index {index[0] if len(index) == 1 else index}" if index else ""
-        raise ValueError(f"{name} must contain only finite values, got {value}{where}")
+    if all_finite(arr):
+        return
+    index = tuple(int(i) for i in np.unravel_index(int(np.argmin(np.isfinite(arr))), arr.shape))
+    where = f" at index {index[0] if len(index) == 1 else index}" if index else ""
+    raise ValueError(f"{name} must contain only finite values, got {arr[index]}{where}")
 
 
-def check_qk(q: object, k: object, positions: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Validate q, k of shape (N, d) and positions of shape (N,); return float64 copies."""
-    q = check_x(q, "q")
-    if q.ndim != 2 or q.shape[0] == 0:
-        raise ValueError(f"q must have shape (N, d) with N >= 1, got shape {q.shape}")
-    k = check_x(k, "k", d=q.shape[1])
-    if k.shape != q.shape:
-        raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
-    positions = check_positions(positions, "positions")
-    if positions.shape != (q.shape[0],):
-        raise ValueError(f"positions must have shape ({q.shape[0]},), got shape {positions.shape}")
-    check_finite(q, "q")
-    check_finite(k, "k")
-    return q.astype(np.float64), k.astype(np.float64), positions
-
-
-def check_v(v: object, n: int) -> np.ndarray:
-    """Validate v of shape (N, d_v) with d_v >= 1; return a float64 copy."""
-    arr = as_array(v, "v")
-    if arr.dtype.kind != "f":
-        raise TypeError(f"v must be a real floating-point array of shape (N, d_v), got {_describe(arr)}")
-    if arr.ndim != 2 or arr.shape[0] != n or arr.shape[1] == 0:
-        raise ValueError(f"v must have shape ({n}, d_v) with d_v >= 1, got shape {arr.shape}")
-    check_finite(arr, "v")
-    return arr.astype(np.float64)
-
-
-def check_bool(value: object, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a bool, got {_describe(value)}")
-    return bool(value)
-
-
-# --- context-extension factors -------------------------------------------------------------
-
-
-def check_scale(scale: object, name: str = "scale") -> float:
-    """Return ``scale`` as a float >= 1 (a context-extension factor L'/L)."""
-    s = check_real(scale, name)
-    if not 1 <= s <= 2**24:
-        raise ValueError(f"{name} must be a real number in [1, 2**24] (the extension factor L'/L), got {s}")
-    return s
-
-
-def check_angles(phi: np.ndarray, m: object, theta: np.ndarray, names: str = "m and theta") -> np.ndarray:
-    """Return the angles ``phi = m θ`` if all are finite, else raise naming the positions and frequencies."""
-    if not all_finite(phi):
-        largest_m = _magnitude(m)
-        raise ValueError(
-            f"{names} must keep m*theta finite in float64, got max |m| {largest_m:.3g} and largest theta "
-            f"{float(np.max(theta)):.3g}"
-        )
-    return phi
-
-
-# --- results: never NaN or inf from finite inputs --------------------------------------------
-
-
-def _magnitude(value: object) -> float | None:
-    """Largest |entry| of a real number or numeric array (None for anything else)."""
-    if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
-        return None
-    if isinstance(value, numbers.Real):
-        try:
-            return abs(float(value))
-        except OverflowError:
-            return float("inf")
-    try:
-        arr = np.asarray(value)
-    except (ValueError, TypeError):
-        return None
-    if arr.dtype.kind not in "iuf" or arr.size == 0:
-        return None
-    with np.errstate(over="ignore"):
-        return float(np.max(np.abs(arr.astype(np.float64))))
-
-
-def _result_finite(value: object) -> bool:
-    """True if every number in a result (arrays, floats, tuples, lists, dicts, dataclasses) is finite."""
-    if isinstance(value, np.ndarray):
-        return all_finite(value)
+def all_finite(value: object) -> bool:
+    """True if every number in ``value`` (an array, a float, or tuples, lists and dicts of them) is finite."""
+    if isinstance(value, dict):
+        return all(all_finite(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return all(all_finite(v) for v in value)
     if isinstance(value, (float, complex, np.floating, np.complexfloating)):
         return bool(np.isfinite(value))
-    if isinstance(value, dict):
-        return all(_result_finite(v) for v in value.values())
-    if isinstance(value, (tuple, list)):
-        return all(_result_finite(v) for v in value)
-    return True
+    if not isinstance(value, np.ndarray) or value.dtype.kind not in "fc" or value.size == 0:
+        return True
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(value)):  # one pass, no temporary: a NaN or ±inf entry makes the sum non-finite
+            return True
+    return bool(np.all(np.isfinite(value)))  # an entry is not finite, or the sum of finite ones overflowed
 
 
-def finite_result(fn: F) -> F:
-    """Decorate a public function: a non-finite result from finite inputs becomes a ValueError.
+def finite_result(result: R, function: str, **inputs: object) -> R:
+    """Return ``result`` if every number in it is finite, else raise a ValueError naming the inputs.
 
-    The function runs with numpy's overflow/invalid warnings off; if its result contains NaN or
-    ±inf, the arguments are examined: a non-finite array entry is reported by name and index,
-    otherwise the numeric arguments are named with their magnitudes (the computation
-    overflowed float64 for them).
+    A non-finite input array entry is named with its index; otherwise the numeric ``inputs`` of
+    ``function`` are named with their magnitudes (the computation overflowed float64 for them).
     """
-    sig = inspect.signature(fn)
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            result = fn(*args, **kwargs)
-        if _result_finite(result):
-            return result
-        raise not_finite_error(fn.__name__, sig.bind(*args, **kwargs).arguments)
-
-    wrapper.__wrapped__ = fn
-    return wrapper  # type: ignore[return-value]
-
-
-def raise_if_not_finite(result: np.ndarray, function: str, arguments: dict[str, object]) -> None:
-    """Raise :func:`not_finite_error` if ``result`` holds NaN or ±inf (one pass over it)."""
-    if not all_finite(result):
-        raise not_finite_error(function, arguments)
-
-
-def not_finite_error(function: str, arguments: dict[str, object]) -> ValueError:
-    """The error for a non-finite result of ``function`` called with ``arguments`` (name -> value):
-    a non-finite input entry is reported by name and index (raised here); otherwise the numeric
-    arguments are named with their magnitudes (the computation overflowed)."""
+    if all_finite(result):
+        return result
     sizes = {}
-    for pname, value in arguments.items():
-        size = _magnitude(value)
-        if size is None:
+    for name, value in inputs.items():
+        if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
             continue
+        try:
+            arr = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):
+            continue
+        if arr.size == 0:
+            continue
+        size = float(np.max(np.abs(arr)))
         if not np.isfinite(size):
-            check_finite(np.asarray(value, dtype=np.float64), pname)
-        sizes[pname] = size
-    large = {k: v for k, v in sizes.items() if v > 1e30 or v < 1e-290}
-    named = large or sizes
-    text = ", ".join(f"{k} (largest |{k}| = {v:.3g})" for k, v in sorted(named.items(), key=lambda kv: -kv[1]))
-    return ValueError(
-        f"{text}: the result of {function} is not finite for these finite inputs "
-        "(float64 overflow, or a division by a zero norm); scale the inputs into a normal range"
-    )
+            check_finite(arr, name)
+        sizes[name] = size
+    large = {k: v for k, v in sizes.items() if v > 1e30 or v < 1e-290} or sizes
+    text = ", ".join(f"{k} (largest |{k}| = {v:.3g})" for k, v in sorted(large.items(), key=lambda kv: -kv[1]))
+    raise ValueError(f"{text}: the result of {function} is not finite for these finite inputs "
+                     "(float64 overflow, or a division by a zero norm); scale the inputs into a normal range")

@@ -1,12 +1,10 @@
 r"""RoPE applied elementwise (RoFormer eq. 34), uncached and with a cos/sin cache, in numpy.
 
 Scope: :func:`apply_rope`, :class:`RopeCache` and the layout permutations :func:`to_half` /
-:func:`to_interleaved`.  The path is the formula: float64 angles :math:`m\theta_i` → cos, sin
-(times ``attention_factor``, cast to ``x``'s dtype) → per pair ``(a, b)``:
-:math:`a' = a\cos - b\sin`, :math:`b' = a\sin + b\cos`.
-
-Layouts (``i = 0 .. d/2-1``): ``"interleaved"`` pairs ``(x[2i], x[2i+1])`` (RoFormer, Meta Llama,
-GPT-J); ``"half"`` pairs ``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face ``rotate_half``).
+:func:`to_interleaved`.  The path is the formula: float64 angles :math:`m\theta_i` → cos, sin (times
+``attention_factor``, cast to ``x``'s dtype) → per pair ``(a, b)``: :math:`a' = a\cos - b\sin`,
+:math:`b' = a\sin + b\cos`, pairs ``(x[2i], x[2i+1])`` (``"interleaved"``: RoFormer, Meta Llama, GPT-J)
+or ``(x[i], x[i + d/2])`` (``"half"``: GPT-NeoX, Hugging Face ``rotate_half``).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.4.2 eq. (34); Meta Llama
 ``apply_rotary_emb`` (complex view); Hugging Face transformers ``rotate_half``.
@@ -20,16 +18,13 @@ import numpy.typing as npt
 from ropemath.core._validate import (
     _describe,
     as_array,
-    check_angles,
-    check_broadcast,
     check_d,
     check_int,
     check_layout,
-    check_positions,
     check_real,
-    check_work,
+    check_real_array,
     check_x,
-    raise_if_not_finite,
+    finite_result,
 )
 from ropemath.core.rotation import half_permutation, resolve_frequencies
 
@@ -53,14 +48,6 @@ def _cos_sin(angles: np.ndarray, factor: float, dtype: np.dtype) -> tuple[np.nda
         cos *= factor
         sin *= factor
     return cos.astype(dtype, copy=False), sin.astype(dtype, copy=False)
-
-
-def _pairs(a: np.ndarray, layout: str) -> tuple[np.ndarray, np.ndarray]:
-    """Views ``(first, second)`` of the pair coordinates on the last axis of ``a``."""
-    if layout == "interleaved":
-        return a[..., 0::2], a[..., 1::2]
-    h = a.shape[-1] // 2
-    return a[..., :h], a[..., h:]
 
 
 def _complex_view(a: np.ndarray) -> np.ndarray | None:
@@ -115,20 +102,9 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, out: n
     return out
 
 
-def _finite_out(out: np.ndarray, function: str, arguments: dict[str, object]) -> np.ndarray:
-    """Return ``out``, or raise naming the input that made it non-finite."""
-    raise_if_not_finite(out, function, arguments)
-    return out
-
-
 def apply_rope(
-    x: npt.ArrayLike,
-    m: npt.ArrayLike,
-    *,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-    attention_factor: float = 1.0,
+    x: npt.ArrayLike, m: npt.ArrayLike, *, layout: str, base: float | None = None,
+    theta: npt.ArrayLike | None = None, attention_factor: float = 1.0,
 ) -> np.ndarray:
     r"""Rotate each pair of ``x`` (shape (..., d)) by the angle :math:`m\theta_i`.
 
@@ -154,15 +130,14 @@ def apply_rope(
     array([0.5403, 1.    , 0.8415, 0.01  ])
     """
     x = check_x(x, finite=False)  # the result is checked; a non-finite x is then named
-    m = check_positions(m)
+    m = check_real_array(m, "m", broadcast_to=x.shape[:-1])
     layout = check_layout(layout)
     factor = _check_factor(attention_factor)
     theta = resolve_frequencies(x.shape[-1], base, theta)
-    check_broadcast(m, x.shape[:-1])
     with np.errstate(over="ignore", invalid="ignore"):
         cos, sin = _cos_sin(m[..., None] * theta, factor, x.dtype)
         out = _rotate(x, cos, sin, layout, np.empty_like(x, order="C"))
-    return _finite_out(out, "apply_rope", {"x": x, "m": m, "base": base, "theta": theta, "attention_factor": factor})
+    return finite_result(out, "apply_rope", x=x, m=m, base=base, theta=theta, attention_factor=factor)
 
 
 class RopeCache:
@@ -185,12 +160,7 @@ class RopeCache:
     """
 
     def __init__(
-        self,
-        d: int,
-        base: float | None = None,
-        max_position: int = 4096,
-        *,
-        theta: npt.ArrayLike | None = None,
+        self, d: int, base: float | None = None, max_position: int = 4096, *, theta: npt.ArrayLike | None = None,
         attention_factor: float = 1.0,
     ) -> None:
         self.d = check_d(d)
@@ -198,12 +168,9 @@ class RopeCache:
         self.base = None if base is None else float(base)
         self.attention_factor = _check_factor(attention_factor)
         self.max_position = check_int(max_position, "max_position", minimum=1)
-        check_work(self.max_position * (self.d // 2), 2**25, "max_position × d/2 (table entries, 16 bytes each)")
-        with np.errstate(over="ignore"):
-            self._angles = check_angles(
-                np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta,
-                self.max_position - 1, self.theta, "max_position and theta",
-            )
+        check_int(self.max_position * (self.d // 2), "max_position × d/2 (table entries, 16 bytes each)", maximum=2**25)
+        # finite: positions < 2**24 times frequencies <= 1e100
+        self._angles = np.arange(self.max_position, dtype=np.float64)[:, None] * self.theta
         self._tables: dict[np.dtype, tuple[np.ndarray, np.ndarray]] = {}
 
     def __repr__(self) -> str:
@@ -231,20 +198,20 @@ class RopeCache:
         [[1.0, 0.0], [-0.99, 0.1411]]
         """
         x = check_x(x, d=self.d, finite=False)
-        index = self._check_m(m)
+        index = self._check_m(m, x.shape[:-1])
         layout = check_layout(layout)
-        check_broadcast(as_array(m, "m"), x.shape[:-1])
         out = np.empty_like(x, order="C") if out is None else self._check_out(out, x)
         cos, sin = self._cos_sin(x.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
             _rotate(x, cos[index], sin[index], layout, out)
-        return _finite_out(out, "RopeCache.apply", {"x": x})
+        return finite_result(out, "RopeCache.apply", x=x)
 
-    def _check_m(self, m: object) -> np.ndarray | slice:
+    def _check_m(self, m: object, batch_shape: tuple[int, ...]) -> np.ndarray | slice:
         """An index into the table for integer positions ``m`` (a slice for consecutive ones)."""
         arr = as_array(m, "m")
         if isinstance(m, (bool, np.bool_)) or arr.dtype.kind not in "iu":
             raise TypeError(f"m must be an integer or an array of integers, got {_describe(m)}")
+        check_real_array(arr, "m", broadcast_to=batch_shape)
         if arr.size and (arr.min() < 0 or arr.max() >= self.max_position):
             raise ValueError(
                 f"m must be in [0, max_position={self.max_position}), got values from {arr.min()} to {arr.max()}"

@@ -1,13 +1,8 @@
 r"""Block-diagonal assembly by a plain Python loop: the reference construction of R^d_{Θ,m}.
 
-Scope: :func:`block_diagonal` places square blocks one after another on the diagonal of a
-zero matrix, one block per loop iteration.  It knows nothing of RoPE; it exists so that
-the vectorised index arithmetic of :func:`ropemath.rotation_matrix` can be compared with
-the most literal reading of RoFormer eq. (15),
-
-.. math:: R^d_{\Theta,m} = \operatorname{diag}\big(R(m\theta_0), \dots, R(m\theta_{d/2-1})\big),
-
-as ``block_diagonal(rotation_2d(angles(m, d, base)))``.
+Scope: :func:`block_diagonal` places square blocks one after another on the diagonal of a zero
+matrix, so that the index arithmetic of :func:`ropemath.rotation_matrix` can be compared with the
+most literal reading of RoFormer eq. (15), ``block_diagonal(rotation_2d(angles(m, d, base)))``.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15).
 """
@@ -19,12 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import as_array, finite_result
+from ropemath.core._validate import as_array, check_finite, check_int
 
 __all__ = ["block_diagonal"]
 
 
-@finite_result
 def block_diagonal(blocks: Sequence[npt.ArrayLike] | np.ndarray) -> np.ndarray:
     r"""Return the float64 block-diagonal matrix with the given square blocks, built by a loop.
 
@@ -50,7 +44,9 @@ def block_diagonal(blocks: Sequence[npt.ArrayLike] | np.ndarray) -> np.ndarray:
         if arr.ndim != 2 or arr.shape[0] != arr.shape[1] or arr.shape[0] == 0:
             raise ValueError(f"blocks[{j}] must be a non-empty square matrix, got shape {arr.shape}")
         arrays.append(arr.astype(np.float64))
+        check_finite(arrays[-1], f"blocks[{j}]")
     size = sum(arr.shape[0] for arr in arrays)
+    check_int(size * size, "blocks' total size squared (matrix entries)", maximum=2**26, cost="8 bytes each")
     out = np.zeros((size, size), dtype=np.float64)
     start = 0
     for arr in arrays:

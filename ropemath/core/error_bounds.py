@@ -15,7 +15,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_x
+from ropemath.core._validate import check_base, check_d, check_int, check_real_array, check_x
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = [
@@ -252,7 +252,7 @@ def two_product_rope(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) 
     xs = check_x(x, "x")
     dtype = xs.dtype if xs.dtype in (np.float32, np.float64) else np.dtype(np.float64)
     xs = xs.astype(dtype)
-    phi = angles(check_positions(m), xs.shape[-1], check_base(base))
+    phi = angles(check_real_array(m, "m"), xs.shape[-1], check_base(base))
     c, s = np.cos(phi).astype(dtype), np.sin(phi).astype(dtype)
     a, b = xs[..., 0::2], xs[..., 1::2]
     return np.stack(np.broadcast_arrays(a * c - b * s, a * s + b * c), axis=-1).reshape(xs.shape)
@@ -275,7 +275,7 @@ def ulp_errors(y: npt.ArrayLike, x: npt.ArrayLike, m: npt.ArrayLike, base: float
     True
     """
     xs = check_x(x, "x").astype(np.float32)
-    phi = angles(check_positions(m), xs.shape[-1], check_base(base))
+    phi = angles(check_real_array(m, "m"), xs.shape[-1], check_base(base))
     c, s = np.cos(phi).astype(np.float32).astype(np.float64), np.sin(phi).astype(np.float32).astype(np.float64)
     a, b = xs[..., 0::2].astype(np.float64), xs[..., 1::2].astype(np.float64)
     exact = np.stack(np.broadcast_arrays(a * c - b * s, a * s + b * c), axis=-1).reshape(xs.shape)

@@ -1,18 +1,11 @@
 r"""Frequencies, angles and rotation matrices of RoPE (numpy).
 
-Scope: the frequencies :math:`\theta_i`, the angles :math:`m\theta_i` (always float64),
-the 2×2 rotation :math:`R(a)` and the dense block-diagonal matrix :math:`R^d_{\Theta,m}`.
-The dense matrix is the *definition*; the fast elementwise form lives in
-:mod:`ropemath.core.apply` and is checked against this one.
-
-Conventions (used everywhere in ropemath):
-
-* index ``i`` runs from 0: :math:`\theta_i = \mathrm{base}^{-2i/d}`, ``i = 0 .. d/2-1``.
-  The paper counts from 1 (:math:`\theta_{i} = 10000^{-2(i-1)/d}`), so our
-  :math:`\theta_i` is the paper's :math:`\theta_{i+1}`.
-* rotation is counter-clockwise, :math:`R(a) = [[\cos a, -\sin a], [\sin a, \cos a]]`.
-* layout ``"interleaved"`` pairs ``(x[2i], x[2i+1])`` (the paper); ``"half"`` pairs
-  ``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face).
+Scope: the frequencies :math:`\theta_i`, the angles :math:`m\theta_i` (always float64), the 2×2
+rotation :math:`R(a)` and the dense block-diagonal matrix :math:`R^d_{\Theta,m}`: the *definition*
+that the elementwise :mod:`ropemath.core.apply` is checked against.  Conventions: ``i`` runs from 0,
+:math:`\theta_i = \mathrm{base}^{-2i/d}` (the paper's :math:`\theta_{i+1}`); rotations are
+counter-clockwise; ``"interleaved"`` pairs ``(x[2i], x[2i+1])`` (the paper), ``"half"`` pairs
+``(x[i], x[i + d/2])`` (GPT-NeoX, Hugging Face).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15)-(16).
 """
@@ -22,12 +15,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_layout, check_positions, finite_result
+from ropemath.core._validate import (
+    check_base,
+    check_d,
+    check_frequencies,
+    check_int,
+    check_layout,
+    check_real_array,
+    finite_result,
+)
 
 __all__ = ["frequencies", "resolve_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 
 
-@finite_result
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the RoPE frequencies :math:`\theta_i` as a float64 array of shape (d//2,).
 
@@ -41,8 +41,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     >>> frequencies(8, base=16.0).tolist()
     [1.0, 0.5, 0.25, 0.125]
     """
-    d = check_d(d)
-    base = check_base(base)
+    d, base = check_d(d), check_base(base)
     return np.power(base, -np.arange(0, d, 2, dtype=np.float64) / d)
 
 
@@ -66,30 +65,28 @@ def resolve_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike 
         )
     if theta is None:
         return frequencies(d, base)
-    d = check_d(d)
-    arr = check_positions(theta, "theta")
-    if arr.shape != (d // 2,) or np.any(arr <= 0):
-        raise ValueError(f"theta must be {d // 2} frequencies > 0 (one per pair of d = {d}), got shape {arr.shape}")
-    return arr
+    return check_frequencies(theta, d=check_d(d))
 
 
-@finite_result
-def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
+def angles(m: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Return the rotation angles :math:`m\theta_i` in float64, shape ``m.shape + (d//2,)``.
 
     .. math:: \phi_i(m) = m\,\theta_i
 
     Source: RoFormer eq. (15)-(16).  The product is always formed in float64, whatever
-    precision the vectors to be rotated have.
+    precision the vectors to be rotated have.  ``theta`` (``d/2`` frequencies) replaces
+    :math:`\mathrm{base}^{-2i/d}`.
 
     >>> angles(2, 4).tolist()
     [2.0, 0.02]
     """
-    m = check_positions(m)
-    return m[..., None] * frequencies(d, base)
+    m = check_real_array(m, "m")
+    th = frequencies(d, base) if theta is None else resolve_frequencies(d, theta=theta)
+    with np.errstate(over="ignore"):
+        phi = m[..., None] * th
+    return finite_result(phi, "angles", m=m, base=base, theta=theta)
 
 
-@finite_result
 def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     r"""Return the counter-clockwise 2×2 rotation matrix :math:`R(a)`, shape ``a.shape + (2, 2)``.
 
@@ -100,12 +97,11 @@ def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     >>> rotation_2d(np.pi / 2).round(12).tolist()
     [[0.0, -1.0], [1.0, 0.0]]
     """
-    a = check_positions(a, name="a")
+    a = check_real_array(a, "a")
     c, s = np.cos(a), np.sin(a)
     return np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=-2)
 
 
-@finite_result
 def half_permutation(d: int) -> np.ndarray:
     r"""Return the index array P with ``x_half = x_interleaved[..., P]``.
 
@@ -122,7 +118,6 @@ def half_permutation(d: int) -> np.ndarray:
     return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
 
 
-@finite_result
 def rotation_matrix(
     m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved", theta: npt.ArrayLike | None = None
 ) -> np.ndarray:
@@ -144,10 +139,10 @@ def rotation_matrix(
     >>> rotation_matrix(np.pi, 2, theta=[0.5]).round(12).tolist()
     [[0.0, -1.0], [1.0, 0.0]]
     """
-    d = check_d(d)
-    layout = check_layout(layout)
-    th = frequencies(d, base) if theta is None else resolve_frequencies(d, theta=theta)
-    phi = check_positions(m)[..., None] * th
+    d, layout = check_d(d), check_layout(layout)
+    check_int(np.size(check_real_array(m, "m")) * d * d, "m.size × d × d (matrix entries)", maximum=2**26,
+              cost="8 bytes each")
+    phi = angles(m, d, base, theta=theta)
     c, s = np.cos(phi), np.sin(phi)
     R = np.zeros(phi.shape[:-1] + (d, d), dtype=np.float64)
     if layout == "interleaved":

@@ -14,11 +14,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.core._validate import (
-    check_angles,
     check_base,
     check_d,
     check_int,
-    check_positions,
+    check_real_array,
     finite_result,
 )
 from ropemath.core.checks import composition_error, norm_error, orthogonality_error, relative_position_error
@@ -30,7 +29,6 @@ __all__ = ["UNIT_ROUNDOFF", "angle_rounding_error", "angle_error_bound", "error_
 UNIT_ROUNDOFF = 2.0**-53
 
 
-@finite_result
 def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`|\mathrm{fl}(m\theta_i) - m\theta_i|` computed exactly, shape ``m.shape + (d//2,)``.
 
@@ -42,7 +40,7 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     >>> angle_rounding_error(3, 4).tolist()  # theta_0 = 1 is exact; 3 * 0.01 is not
     [0.0, 1.734723475976807e-18]
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     theta = frequencies(d, base)
     phi = angles(m, d, base)
     out = np.empty(phi.shape, dtype=np.float64)
@@ -50,10 +48,9 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
         exact_m = Fraction(float(m[idx]))
         for i, t in enumerate(theta.tolist()):
             out[idx + (i,)] = float(abs(Fraction(float(phi[idx + (i,)])) - exact_m * Fraction(t)))
-    return out
+    return finite_result(out, "angle_rounding_error", m=m, d=d, base=base)
 
 
-@finite_result
 def angle_error_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the rounding bound :math:`|m|\,\theta_i\,u` of the float64 angle, shape ``m.shape + (d//2,)``.
 
@@ -64,10 +61,9 @@ def angle_error_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
     >>> float(angle_error_bound(-10**6, 2)[0]) == 10**6 * 2.0**-53
     True
     """
-    return np.abs(angles(m, d, base)) * UNIT_ROUNDOFF
+    return finite_result(np.abs(angles(m, d, base)) * UNIT_ROUNDOFF, "angle_error_bound", m=m, d=d, base=base)
 
 
-@finite_result
 def error_vs_position(
     positions: npt.ArrayLike,
     d: int = 128,
@@ -93,15 +89,15 @@ def error_vs_position(
     >>> bool(out["composition"][1] > 1000 * out["composition"][0])
     True
     """
-    m_all = check_positions(positions, name="positions")
+    m_all = check_real_array(positions, name="positions")
     if m_all.ndim != 1 or m_all.size == 0:
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {m_all.shape}")
     d = check_d(d)
     base = check_base(base)
     r = check_int(r, "r", minimum=-(2**53), maximum=2**53)
     with np.errstate(over="ignore"):
-        check_angles(2 * (np.abs(m_all).max() + abs(r)) * frequencies(d, base), m_all, frequencies(d, base),
-                     "positions and base")
+        finite_result(2 * (np.abs(m_all).max() + abs(r)) * frequencies(d, base), "error_vs_position",
+                      positions=positions, r=r, base=base)
     seed = check_int(seed, "seed", minimum=0)
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal(d), rng.standard_normal(d)
@@ -114,10 +110,9 @@ def error_vs_position(
         out["orthogonality"][j] = orthogonality_error(m, d, base)
         out["norm"][j] = norm_error(q, m, base)
         out["angle"][j] = float(np.max(angle_rounding_error(m, d, base)))
-    return out
+    return finite_result(out, "error_vs_position", positions=positions, d=d, base=base, r=r)
 
 
-@finite_result
 def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     r"""Return the least-squares slope :math:`s` of :math:`\log y` against :math:`\log x`.
 
@@ -130,8 +125,8 @@ def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     >>> round(loglog_slope([1, 10, 100], [3.0, 300.0, 30000.0]), 12)
     2.0
     """
-    xs = check_positions(x, name="x")
-    ys = check_positions(y, name="y")
+    xs = check_real_array(x, name="x")
+    ys = check_real_array(y, name="y")
     if xs.ndim != 1 or xs.shape != ys.shape or xs.size < 2:
         raise ValueError(f"x and y must be 1-D of equal length >= 2, got shapes {xs.shape} and {ys.shape}")
     if np.any(xs <= 0) or np.any(ys <= 0):
@@ -141,4 +136,4 @@ def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     denom = float(lx_c @ lx_c)
     if denom == 0:
         raise ValueError("x must contain at least two distinct values")
-    return float(lx_c @ (ly - ly.mean()) / denom)
+    return finite_result(float(lx_c @ (ly - ly.mean()) / denom), "loglog_slope", x=x, y=y)

@@ -1,15 +1,9 @@
 r"""The spectrum of RoPE: wavelengths of the d/2 pairs and how far each turns in a context.
 
-Scope: from the frequencies :math:`\theta_i` of :func:`ropemath.frequencies` to the
-quantities a reader uses to picture them: the wavelength :math:`\lambda_i` (positions per
-full turn of pair ``i``), the number of turns pair ``i`` has made at position ``m``, and how
-many pairs make at least one full turn inside a context of ``L`` positions (counted from the
-wavelengths, in the closed form :math:`\min(d/2, \lfloor \frac d2 \log_{b} \frac{L-1}{2\pi} \rfloor + 1)`, and by
-trying every position: three routes to one number).
-
-Index ``i`` runs from 0 (:math:`\theta_i = \mathrm{base}^{-2i/d}`, the paper's
-:math:`\theta_{i+1}`).  Pair 0 turns fastest (:math:`\theta_0 = 1` radian per position,
-:math:`\lambda_0 = 2\pi`); pair :math:`d/2-1` turns slowest.
+Scope: the wavelength :math:`\lambda_i` (positions per full turn of pair ``i``), the turns pair ``i``
+has made at position ``m``, and how many pairs make at least one full turn inside a context of ``L``
+positions (from the wavelengths, in closed form, and by trying every position: three routes to one
+number).  Pair 0 turns fastest (:math:`\theta_0 = 1`, :math:`\lambda_0 = 2\pi`).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15) (the frequencies);
 Peng et al., *YaRN*, arXiv:2309.00071 (the name "wavelength" :math:`\lambda_i = 2\pi/\theta_i`).
@@ -22,13 +16,12 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, finite_result
+from ropemath.core._validate import check_base, check_d, check_int
 from ropemath.core.rotation import angles, frequencies
 
 __all__ = ["wavelengths", "turns", "full_turn_count", "full_turn_count_closed_form", "full_turn_count_brute_force"]
 
 
-@finite_result
 def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the wavelengths :math:`\lambda_i` (positions per full turn), float64, shape (d//2,).
 
@@ -41,10 +34,9 @@ def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     >>> [round(v, 4) for v in wavelengths(4, base=100.0).tolist()]
     [6.2832, 62.8319]
     """
-    return 2.0 * np.pi / frequencies(check_d(d), check_base(base))
+    return 2.0 * np.pi / frequencies(d, base)
 
 
-@finite_result
 def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the number of turns :math:`m\theta_i / 2\pi` of each pair at position ``m``.
 
@@ -59,20 +51,14 @@ def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     return angles(m, d, base) / (2.0 * np.pi)
 
 
-@finite_result
 def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     r"""Return how many pairs complete at least one full turn within ``context_length`` positions.
 
-    A context of :math:`L` positions holds positions :math:`0, \dots, L-1`, so the largest
-    angle of pair ``i`` is :math:`(L-1)\theta_i`; the pair completes a full turn iff
-    :math:`(L-1)\theta_i \ge 2\pi`, i.e. :math:`\lambda_i \le L - 1`.  The wavelengths grow
-    with ``i``, so these pairs are ``i = 0 .. count-1`` and, for :math:`L - 1 \ge 2\pi`,
+    .. math:: \mathrm{count} = \#\{\, i : \lambda_i \le L - 1 \,\}
 
-    .. math:: \mathrm{count} = \min\Big(\frac{d}{2},\;
-        \Big\lfloor \frac{d}{2} \log_{\mathrm{base}} \frac{L-1}{2\pi} \Big\rfloor + 1\Big)
-
-    (0 if :math:`L - 1 < 2\pi`).  The count is taken by comparing the float64 wavelengths
-    with ``L - 1``; the closed form is what the tests check it against.  Source: RoFormer eq. (15).
+    A context of :math:`L` positions holds positions :math:`0, \dots, L-1`, so pair ``i`` turns
+    fully iff :math:`(L-1)\theta_i \ge 2\pi`.  Counted from the float64 wavelengths; the closed
+    form is :func:`full_turn_count_closed_form`.  Source: RoFormer eq. (15).
 
     >>> full_turn_count(4096, 128)
     46
@@ -92,15 +78,18 @@ def full_turn_count_closed_form(length: int, d: int, base: float = 10000.0) -> i
               \Big\rfloor + 1\Big) \quad (L - 1 \ge 2\pi;\ \text{else } 0)
 
     Pair :math:`i` turns fully iff :math:`(L-1)\theta_i \ge 2\pi`, i.e.
-    :math:`i \le \frac d2 \log_{\text{base}}\frac{L-1}{2\pi}`.  Source: RoFormer eq. (15).
+    :math:`i \le \frac d2 \log_{\text{base}}\frac{L-1}{2\pi}` (for base > 1, which the closed form
+    requires).  Source: RoFormer eq. (15).
 
     >>> full_turn_count_closed_form(4096, 128)
     46
     >>> full_turn_count_closed_form(4096, 128, 500000.0)
     32
     """
-    length = check_int(length, "length", minimum=1, maximum=2**53)
+    length = check_int(length, "length", minimum=1)
     d, base = check_d(d), check_base(base)
+    if base <= 1:
+        raise ValueError(f"base must be > 1 for the closed form (frequencies that decrease with i), got {base}")
     if length - 1 < 2 * math.pi:
         return 0
     return min(d // 2, math.floor(d / 2 * math.log((length - 1) / (2 * math.pi)) / math.log(base)) + 1)
@@ -117,5 +106,6 @@ def full_turn_count_brute_force(length: int, d: int, base: float = 10000.0) -> i
     46
     """
     length = check_int(length, "length", minimum=1, maximum=2**20)
-    theta = frequencies(check_d(d), check_base(base))
+    theta = frequencies(d, base)
+    check_int(length * theta.size, "length × d/2 (angles compared)", maximum=2**26)
     return int(np.sum(np.any(np.arange(length)[:, None] * theta >= 2 * np.pi, axis=0)))

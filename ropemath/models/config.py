@@ -166,7 +166,6 @@ def _llama3(flat: dict, base: float, dim: int) -> np.ndarray:
                                original_length=round(_number(flat, "original_max_position_embeddings")))
 
 
-@finite_result
 def frequencies_from_config(
     config: Mapping, *, seq_len: int | None = None, layer_type: str | None = None
 ) -> RopeFrequencies:
@@ -220,19 +219,28 @@ def frequencies_from_config(
         angles = int(_number(flat, "partial_rotary_factor", default=1.0) * head_dim // 2)
         theta = np.zeros(head_dim // 2)
         theta[:angles] = base ** -(np.arange(0, 2 * angles, 2, dtype=np.float64) / head_dim)
-        return RopeFrequencies(theta / _number(flat, "factor", default=1.0), 1.0, filled)
+        return finite_result(
+            RopeFrequencies(theta / _number(flat, "factor", default=1.0), 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     dim = _rotary_dim(flat)
     exponents = np.arange(0, dim, 2, dtype=np.float64) / dim
     theta = base**-exponents
     if rope_type == "default":
-        return RopeFrequencies(theta, 1.0, filled)
+        return finite_result(RopeFrequencies(theta, 1.0, filled), "frequencies_from_config", seq_len=seq_len)
     if rope_type == "linear":
-        return RopeFrequencies(theta / _number(flat, "factor"), 1.0, filled)
+        return finite_result(
+            RopeFrequencies(theta / _number(flat, "factor"), 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     if rope_type == "dynamic":
         factor, length = _number(flat, "factor"), _number(flat, "max_position_embeddings")
         current = max(seq_len if seq_len is not None else length, length)
         new_base = base * ((factor * current / length) - (factor - 1)) ** (dim / (dim - 2))
-        return RopeFrequencies(new_base**-exponents, 1.0, filled)
+        return finite_result(
+            RopeFrequencies(new_base**-exponents, 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     if rope_type == "yarn":
         return RopeFrequencies(*_yarn(flat, base, dim), filled)
     if rope_type == "llama3":

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_positions, check_x
+from ropemath.core._validate import check_real_array, check_x
 from ropemath.core.apply import apply_rope
 from ropemath.core.precision import round_to_format
 
@@ -30,7 +30,7 @@ def to_tf32(x: npt.ArrayLike) -> np.ndarray:
     >>> to_tf32([2047.0, 2048.0, 2049.0, 2051.0, 4097.0]).tolist()
     [2047.0, 2048.0, 2048.0, 2052.0, 4096.0]
     """
-    x = np.asarray(check_positions(x, "x"), dtype=np.float32)
+    x = np.asarray(check_real_array(x, "x"), dtype=np.float32)
     bits = x.view(np.uint32).astype(np.uint64)
     rounded = (bits + 0xFFF + ((bits >> 13) & 1)) & 0xFFFFE000
     return rounded.astype(np.uint32).view(np.float32)
@@ -55,7 +55,7 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
     [1.0, 1.0, 1.0]
     """
     x = round_to_format(check_x(x), "bfloat16")
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     theta = np.asarray(theta, dtype=np.float64)
     half = theta.size
     if x.shape[-1] != 2 * half:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_d, check_layout, check_positions, check_x
+from ropemath.core._validate import check_d, check_layout, check_real_array, check_x
 from ropemath.core.apply import apply_rope
 from ropemath.core.precision import angles_in_format, phase_error, round_to_format, to_bfloat16
 from ropemath.core.rotation import angles, frequencies
@@ -89,7 +89,7 @@ def bfloat16_distances(shifts: npt.ArrayLike, distance: int) -> dict[int, int]:
     >>> bfloat16_distances([0, 1000, 10_000], 5)
     {0: 1, 4: 1, 5: 1}
     """
-    s = check_positions(shifts, "shifts").reshape(-1)
+    s = check_real_array(shifts, "shifts").reshape(-1)
     seen = round_to_format(s + float(distance), "bfloat16") - round_to_format(s, "bfloat16")
     values, counts = np.unique(seen, return_counts=True)
     return {int(v): int(c) for v, c in zip(values, counts, strict=True)}
@@ -106,7 +106,7 @@ def rope_float32_angles(x: npt.ArrayLike, m: float, base: float = 10000.0) -> np
     (True, [0.5403, 0.8415])
     """
     x32 = check_x(x).astype(np.float32)
-    phi = np.float32(check_positions(m)) * frequencies(x32.shape[-1], base).astype(np.float32)
+    phi = np.float32(check_real_array(m, "m")) * frequencies(x32.shape[-1], base).astype(np.float32)
     c, s = np.cos(phi), np.sin(phi)
     out = np.empty_like(x32)
     out[..., 0::2] = x32[..., 0::2] * c - x32[..., 1::2] * s
@@ -154,7 +154,7 @@ def attention_outputs(
     [1.0, 0.0]
     """
     q, k, v = check_x(q, "q"), check_x(k, "k"), check_x(v, "v")
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     if not (q.shape == k.shape == v.shape and q.ndim == 2 and m.shape == (q.shape[0],)):
         raise ValueError(f"q, k, v must be (T, d) and m (T,), got {q.shape}, {k.shape}, {v.shape}, {m.shape}")
     rope = {"layout": layout, "base": base, "theta": theta}
@@ -187,7 +187,7 @@ def cached_key_scores(
     array([1.])
     """
     q, keys = check_x(q, "q"), check_x(keys, "keys")
-    kr = apply_rope(keys, check_positions(key_positions, "key_positions"), layout=layout, theta=theta_keys)
+    kr = apply_rope(keys, check_real_array(key_positions, "key_positions"), layout=layout, theta=theta_keys)
     return kr @ apply_rope(q, query_position, layout=layout, theta=theta_query)
 
 
@@ -202,7 +202,7 @@ def aliased_frequency(theta: npt.ArrayLike) -> np.ndarray:
     >>> aliased_frequency([0.5, 2 * np.pi + 0.5, 2 * np.pi - 0.5]).round(12).tolist()
     [0.5, 0.5, 0.5]
     """
-    th = check_positions(theta, "theta")
+    th = check_real_array(theta, "theta")
     return np.abs(np.mod(th + np.pi, 2 * np.pi) - np.pi)
 
 
@@ -218,7 +218,7 @@ def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_d
     >>> bool(hf_cos_sin_error([0, 1, 2], 128, angle_dtype="float64").max() <= 2.0**-9 + 2.0**-24)
     True
     """
-    m = check_positions(m)
+    m = check_real_array(m, "m")
     exact = angles(m, d, base)
     if angle_dtype == "float64":
         phi, mid = exact, "float64"

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 
 from ropemath.attention.softmax import rope_attention_weights, rope_scores
-from ropemath.core._validate import check_d, check_int, check_positions
+from ropemath.core._validate import check_d, check_int, check_real_array
 
 __all__ = ["score_map_figure", "attention_pattern_figure"]
 
@@ -30,7 +30,7 @@ def score_map_figure(maps: Mapping[str, npt.ArrayLike], positions: npt.ArrayLike
     >>> [ax.get_title() for ax in fig.axes[:2]]
     ['RoPE: constant along diagonals', 'absolute sinusoidal added to x']
     """
-    pos = check_positions(positions, "positions")
+    pos = check_real_array(positions, "positions")
     fig = Figure(figsize=(8.4, 3.7))
     fig.subplots_adjust(left=0.07, right=0.95, bottom=0.14, top=0.86, wspace=0.35)
     axes = fig.subplots(1, 2)

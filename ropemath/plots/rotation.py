@@ -14,7 +14,7 @@ from matplotlib import style
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, check_real
+from ropemath.core._validate import check_base, check_d, check_int, check_real, check_real_array
 from ropemath.core.rotation import angles, frequencies, rotation_2d, rotation_matrix
 from ropemath.models.pitfalls import layout_pairs
 
@@ -35,7 +35,7 @@ def clock_figure(positions: Sequence[int] = (0, 1, 2, 3, 10, 100), d: int = 8, b
     >>> len(clock_figure(positions=(0, 1), d=4, phases=[0.5, 2.0]).axes)
     4
     """
-    pos = check_positions(positions, "positions")
+    pos = check_real_array(positions, "positions")
     if pos.ndim != 1 or pos.size == 0:
         raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {pos.shape}")
     d, base = check_d(d), check_base(base)

@@ -14,7 +14,7 @@ import numpy.typing as npt
 from matplotlib import style
 from matplotlib.figure import Figure
 
-from ropemath.core._validate import check_positions
+from ropemath.core._validate import check_real_array
 from ropemath.core.roundoff import UNIT_ROUNDOFF
 from ropemath.models.pitfalls import hf_cos_sin_error
 
@@ -33,14 +33,14 @@ def position_error_figure(positions: npt.ArrayLike, errors: Mapping[str, npt.Arr
     >>> fig.axes[0].get_xscale(), len(fig.axes[0].get_lines())
     ('log', 2)
     """
-    m = check_positions(positions, name="positions")
+    m = check_real_array(positions, name="positions")
     if m.ndim != 1 or m.size == 0 or np.any(m == 0):
         raise ValueError("positions must be a non-empty 1-D sequence of nonzero positions")
     if not isinstance(errors, Mapping):
         raise TypeError(f"errors must be a mapping from labels to error arrays, got {type(errors).__name__}")
     checked = {}
     for label, values in errors.items():
-        err = check_positions(values, name=f"errors[{label!r}]")
+        err = check_real_array(values, name=f"errors[{label!r}]")
         if err.shape != m.shape:
             raise ValueError(f"errors[{label!r}] must have the shape of positions {m.shape}, got {err.shape}")
         if np.any(err < 0):

@@ -20,9 +20,8 @@ from ropemath.core._validate import (
     check_base,
     check_d,
     check_int,
-    check_positions,
     check_real,
-    check_work,
+    check_real_array,
     finite_result,
 )
 
@@ -56,7 +55,6 @@ def _blocks(theta: np.ndarray, length: int):
         yield start, c[:, : min(c.shape[1], length - start)]
 
 
-@finite_result
 def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`C_b(m) = \sum_{i=0}^{d/2-1}\cos(m\theta_i)`, shape ``m.shape`` (direct sum).
 
@@ -72,11 +70,13 @@ def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndar
     """
     d = check_d(d)
     base = check_base(base)
-    m = check_positions(m)
-    return np.cos(m[..., None] * _theta(d, np.asarray(base))).sum(axis=-1)
+    m = check_real_array(m, "m")
+    return finite_result(
+        np.cos(m[..., None] * _theta(d, np.asarray(base))).sum(axis=-1),
+        "cosine_sum", m=m, d=d, base=base,
+    )
 
 
-@finite_result
 def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0) -> np.ndarray:
     r"""Return :math:`\min_{0 \le m < L} C_b(m)` for each base (shape ``np.shape(base)``).
 
@@ -92,15 +92,15 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
     """
     L = check_int(length, "length", minimum=1)
     d = check_d(d)
-    bases = check_positions(base, "base")
+    bases = check_real_array(base, "base")
     if bases.size == 0 or np.any(bases <= 0):
         raise ValueError(f"base must be one or more real numbers > 0, got {bases.size}, min {bases.min(initial=0)}")
-    check_work(L * (d // 2) * bases.size, 2**33, "length × d/2 × number of bases (cosines evaluated)")
+    check_int(L * (d // 2) * bases.size, "length × d/2 × number of bases (cosines evaluated)", maximum=2**33)
     flat = bases.reshape(-1)
     out = np.full(flat.shape, np.inf)
     for _, c in _blocks(_theta(d, flat), L):
         np.minimum(out, c.min(axis=1), out=out)
-    return out.reshape(bases.shape)
+    return finite_result(out.reshape(bases.shape), "cosine_sum_minimum", length=length, d=d, base=base)
 
 
 def _slope_bounds(m: np.ndarray, theta: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -171,7 +171,6 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
     raise RuntimeError(f"base_lower_bound: no base found within max_steps={max_steps} (length {L})")
 
 
-@finite_result
 def base_lower_bound(
     length: int, d: int = 128, *, start: float = 1.0, rtol: float = 1e-9, max_steps: int = 100000
 ) -> BaseBound:
@@ -204,7 +203,7 @@ def base_lower_bound(
     """
     L = check_int(length, "length", minimum=1)
     d = check_d(d)
-    check_work(L * (d // 2), 2**22, "length × d/2 (cosines per scan of the search)")
+    check_int(L * (d // 2), "length × d/2 (cosines per scan of the search)", maximum=2**22)
     start = check_base(start, "start")
     if not 1 <= start <= 1e300:
         raise ValueError(f"start must be a base in [1, 1e300] (the search only increases it), got {start}")
@@ -212,10 +211,12 @@ def base_lower_bound(
     if not 1e-15 <= rtol < 0.1:
         raise ValueError(f"rtol must be in [1e-15, 0.1) (float64 resolves bases to ~2e-16), got {rtol}")
     max_steps = check_int(max_steps, "max_steps", minimum=1)
-    return _search(L, d, start, rtol, max_steps)
+    return finite_result(
+        _search(L, d, start, rtol, max_steps),
+        "base_lower_bound", length=length, d=d, start=start, rtol=rtol, max_steps=max_steps,
+    )
 
 
-@finite_result
 def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tuple[float, float, float]]:
     r"""Group the grid points where the condition fails into runs: ``(first base, last base, worst margin)``.
 
@@ -229,8 +230,8 @@ def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tupl
     >>> failing_intervals([1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, -0.2, -0.3])
     [(1.0, 1.0, -1.0), (3.0, 4.0, -0.3)]
     """
-    b = check_positions(bases, "bases").reshape(-1)
-    v = check_positions(margins, "margins").reshape(-1)
+    b = check_real_array(bases, "bases").reshape(-1)
+    v = check_real_array(margins, "margins").reshape(-1)
     if b.shape != v.shape:
         raise ValueError(f"margins must have the shape of bases {b.shape}, got {v.shape}")
     if b.size > 1 and np.any(np.diff(b) <= 0):
@@ -246,4 +247,4 @@ def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tupl
             k = j + 1
         else:
             k += 1
-    return out
+    return finite_result(out, "failing_intervals", bases=bases, margins=margins)

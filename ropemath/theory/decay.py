@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_int, check_positions, check_real, finite_result
+from ropemath.core._validate import check_base, check_int, check_real, check_real_array, finite_result
 from ropemath.core.rotation import resolve_frequencies
 
 __all__ = [
@@ -48,7 +48,6 @@ def _sums_block(r: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return re, im
 
 
-@finite_result
 def partial_sums(r: npt.ArrayLike, d: int, base: float = 10000.0, *,
         theta: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Return the partial sums :math:`S_j(r)`, j = 1..d/2, complex of shape ``r.shape + (d/2,)``.
@@ -65,8 +64,11 @@ def partial_sums(r: npt.ArrayLike, d: int, base: float = 10000.0, *,
     [1.0, 0.0314]
     """
     th = _theta(d, base, theta)
-    r = check_positions(r, "r")
-    return np.cumsum(np.exp(1j * (r[..., None] * th)), axis=-1)
+    r = check_real_array(r, "r")
+    return finite_result(
+        np.cumsum(np.exp(1j * (r[..., None] * th)), axis=-1),
+        "partial_sums", r=r, d=d, base=base, theta=theta,
+    )
 
 
 def _chunked(r: npt.ArrayLike, chunk: int, fn) -> np.ndarray:
@@ -74,7 +76,7 @@ def _chunked(r: npt.ArrayLike, chunk: int, fn) -> np.ndarray:
 
     Blocks are independent, so they run on a small thread pool (numpy releases the GIL in its loops).
     """
-    r = check_positions(r, "r")
+    r = check_real_array(r, "r")
     chunk = check_int(chunk, "chunk", minimum=1)
     flat = r.reshape(-1)
     out = np.empty(flat.shape, dtype=np.float64)
@@ -93,7 +95,6 @@ def _chunked(r: npt.ArrayLike, chunk: int, fn) -> np.ndarray:
     return out.reshape(r.shape)
 
 
-@finite_result
 def decay_bound(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None,
         chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     r"""Return the relative upper bound of RoFormer Figure 2 for each distance (shape ``r.shape``).
@@ -119,10 +120,9 @@ def decay_bound(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.A
         re += np.multiply(im, im, out=im)
         return np.sqrt(re, out=re).sum(axis=0) / th.size
 
-    return _chunked(r, chunk, block)
+    return finite_result(_chunked(r, chunk, block), "decay_bound", r=r, d=d, base=base, theta=theta, chunk=chunk)
 
 
-@finite_result
 def decay_bound_slope(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None,
         chunk: int = DEFAULT_CHUNK) -> np.ndarray:
     r"""Return the derivative :math:`B'(r)` of :func:`decay_bound` (shape ``r.shape``).
@@ -154,10 +154,9 @@ def decay_bound_slope(r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta:
         terms = np.divide(num, mod, out=np.zeros_like(num), where=mod > 0)
         return terms.sum(axis=0) / th.size
 
-    return _chunked(r, chunk, block)
+    return finite_result(_chunked(r, chunk, block), "decay_bound_slope", r=r, d=d, base=base, theta=theta, chunk=chunk)
 
 
-@finite_result
 def rising_intervals(d: int = 128, base: float = 10000.0, *, r_max: float = 256.0, step: float = 0.01,
         theta: npt.ArrayLike | None = None) -> list[tuple[float, float]]:
     r"""Return the intervals of :math:`[0, r_\max]` on which the bound :math:`B(r)` increases.
@@ -204,10 +203,9 @@ def rising_intervals(d: int = 128, base: float = 10000.0, *, r_max: float = 256.
             start = None
     if start is not None:
         out.append((float(start), float(r_max)))
-    return out
+    return finite_result(out, "rising_intervals", d=d, base=base, r_max=r_max, step=step, theta=theta)
 
 
-@finite_result
 def binned_bound(edges: npt.ArrayLike, d: int, base: float = 10000.0, *, per_bin: int = 64,
         quantiles: tuple[float, float] = (0.1, 0.9),
         theta: npt.ArrayLike | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -223,7 +221,7 @@ def binned_bound(edges: npt.ArrayLike, d: int, base: float = 10000.0, *, per_bin
     >>> round(float(mean[0]), 6)
     32.5
     """
-    e = check_positions(edges, "edges")
+    e = check_real_array(edges, "edges")
     if e.ndim != 1 or e.size < 2 or np.any(np.diff(e) <= 0):
         raise ValueError(f"edges must be a strictly increasing 1-D array of >= 2 values, got shape {e.shape}")
     per_bin = check_int(per_bin, "per_bin", minimum=1)
@@ -236,4 +234,7 @@ def binned_bound(edges: npt.ArrayLike, d: int, base: float = 10000.0, *, per_bin
     frac = (np.arange(per_bin) + 0.5) / per_bin
     r = e[:-1, None] + frac * np.diff(e)[:, None]
     b = decay_bound(r, d, theta=th)
-    return b.mean(axis=1), np.quantile(b, lo_q, axis=1), np.quantile(b, hi_q, axis=1)
+    return finite_result(
+        (b.mean(axis=1), np.quantile(b, lo_q, axis=1), np.quantile(b, hi_q, axis=1)),
+        "binned_bound", edges=edges, d=d, base=base, per_bin=per_bin, quantiles=quantiles, theta=theta,
+    )

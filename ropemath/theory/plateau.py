@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, finite_result
+from ropemath.core._validate import check_base, check_d
 
 __all__ = ["random_phase_level"]
 
@@ -55,7 +55,6 @@ def _mean_walk_lengths(count: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-@finite_result
 def random_phase_level(d: int) -> float:
     r"""Return the far-out level of :math:`B(r)` predicted by independent uniform phases.
 

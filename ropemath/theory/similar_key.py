@@ -12,7 +12,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int, check_positions, finite_result
+from ropemath.core._validate import check_base, check_d, check_int, check_real_array, finite_result
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies
 from ropemath.theory.plateau import random_phase_level
@@ -24,7 +24,6 @@ __all__ = [
 ]
 
 
-@finite_result
 def similar_key_expected_score(r: npt.ArrayLike, d: int = 128, base: float = 10000.0,
         pair_power: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Return :math:`\mathbb{E}[(R_m q)^\top (R_n k)]` for :math:`k = q + \varepsilon`, at :math:`r = m - n`.
@@ -42,14 +41,16 @@ def similar_key_expected_score(r: npt.ArrayLike, d: int = 128, base: float = 100
     """
     d = check_d(d)
     theta = frequencies(d, check_base(base))
-    r = check_positions(r)
+    r = check_real_array(r, "r")
     power = np.full(d // 2, 2.0) if pair_power is None else np.asarray(pair_power, dtype=float)
     if power.shape != (d // 2,) or not np.all(np.isfinite(power)) or np.any(power < 0):
         raise ValueError(f"pair_power must be d/2 = {d // 2} finite values >= 0")
-    return np.cos(r[..., None] * theta) @ power
+    return finite_result(
+        np.cos(r[..., None] * theta) @ power,
+        "similar_key_expected_score", r=r, d=d, base=base, pair_power=pair_power,
+    )
 
 
-@finite_result
 def similar_key_scores(r: npt.ArrayLike, d: int = 128, base: float = 10000.0, *, trials: int = 4000,
         noise: float = 1.0, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     r"""Return the Monte Carlo mean and standard error of the RoPE score of q and :math:`k = q + \sigma\varepsilon`.
@@ -66,7 +67,7 @@ def similar_key_scores(r: npt.ArrayLike, d: int = 128, base: float = 10000.0, *,
     """
     d = check_d(d)
     base = check_base(base)
-    r = check_positions(r)
+    r = check_real_array(r, "r")
     trials = check_int(trials, "trials", minimum=2)
     if not (isinstance(noise, (int, float)) and math.isfinite(noise) and noise >= 0):
         raise ValueError(f"noise must be a finite number >= 0, got {noise!r}")
@@ -79,10 +80,12 @@ def similar_key_scores(r: npt.ArrayLike, d: int = 128, base: float = 10000.0, *,
     scores = np.stack([np.sum(apply_rope(q, n + ri, layout="interleaved", base=base) * key, axis=1) for ri in flat])
     mean = scores.mean(axis=1)
     se = scores.std(axis=1, ddof=1) / math.sqrt(trials)
-    return mean.reshape(r.shape), se.reshape(r.shape)
+    return finite_result(
+        (mean.reshape(r.shape), se.reshape(r.shape)),
+        "similar_key_scores", r=r, d=d, base=base, trials=trials, noise=noise,
+    )
 
 
-@finite_result
 def normalised_plateau(d: int) -> float:
     r"""Return the far-out level of the relative upper bound divided by its value at :math:`r = 0`.
 
