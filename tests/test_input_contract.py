@@ -38,14 +38,24 @@ def test_non_finite_vectors_are_rejected_with_name_and_index(bad):
 
 
 def test_overflow_is_an_error_naming_the_inputs():
-    with pytest.raises(ValueError, match=r"^q \(largest \|q\| = 1e\+308\).*not finite"):
-        ropemath.rope_scores(np.full((3, 8), 1e308), X, np.arange(3), layout="half", base=1e4)
-    with pytest.raises(ValueError, match=r"base must be a finite real number > 0, got 0.0"):
-        ropemath.frequencies(8, 0.0)
-    message = r"base \(largest \|base\| = 4.94e-324\).*the result of frequencies is not finite"
+    huge = np.full((3, 8), 1e308)
+    with pytest.raises(ValueError, match=r"^x \(largest \|x\| = 1e\+308\).*the result of apply_rope is not finite"):
+        ropemath.apply_rope(huge, np.arange(3), layout="half", base=1e4, attention_factor=2.0)
+    assert np.all(np.isfinite(ropemath.apply_rope(huge, np.arange(3), layout="half", base=1e4)))  # control: f = 1
+
+
+def test_magnitudes_beyond_the_ranges_are_rejected_up_front():
+    message = r"^q must have entries of magnitude at most 1e\+50 .*got largest \|q\| = 1e\+51$"
     with pytest.raises(ValueError, match=message):
-        ropemath.frequencies(128, 5e-324)  # base**(-126/128) overflows float64
-    assert np.all(np.isfinite(ropemath.frequencies(8, 5e-324)))  # control: d = 8 keeps them finite
+        ropemath.rope_scores(np.full((3, 8), 1e51), X, np.arange(3), layout="half", base=1e4)
+    assert np.all(np.isfinite(ropemath.rope_scores(np.full((3, 8), 1e50), X, np.arange(3), layout="half", base=1e4)))
+    with pytest.raises(ValueError, match=r"^base must be in \[1e-100, 1e\+100\] .*got 5e-324$"):
+        ropemath.frequencies(128, 5e-324)  # base**(-126/128) would overflow float64
+    assert np.all(np.isfinite(ropemath.frequencies(65536, 1e-100)))  # control: the ends of the range
+    assert np.all(np.isfinite(2 * np.pi / ropemath.frequencies(65536, 1e100)))
+    message = r"^theta must be 4 frequencies > 0 \(in \[1e-100, 1e\+100\]\), got values from 1e-101 to 1$"
+    with pytest.raises(ValueError, match=message):
+        ropemath.apply_rope(X, 1, layout="half", theta=[1.0, 1e-101, 1.0, 1.0])
 
 
 def test_huge_integers_are_value_errors_not_overflow_errors():

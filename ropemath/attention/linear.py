@@ -72,7 +72,6 @@ def _check_denominators(denominators: np.ndarray) -> None:
 # --- linear attention ---------------------------------------------------------------------
 
 
-@finite_result
 def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     r"""Return :math:`\mathrm{elu}(x) + 1`, a positive feature map (the default for linear attention).
 
@@ -87,10 +86,9 @@ def elu_plus_one(x: npt.ArrayLike) -> np.ndarray:
     if x.dtype.kind != "f":
         raise TypeError(f"x must be a real floating-point array, got {_describe(x)}")
     check_finite(x, "x")
-    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+    return finite_result(np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0))), "elu_plus_one", x=x)
 
 
-@finite_result
 def rope_linear_terms(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -130,10 +128,12 @@ def rope_linear_terms(
         numerators, plain = np.where(mask, numerators, 0.0), np.where(mask, plain, 0.0)
     denominators = plain.sum(axis=1)
     _check_denominators(denominators)
-    return numerators, denominators
+    return finite_result(
+        (numerators, denominators),
+        "rope_linear_terms", q=q, k=k, positions=positions, base=base, theta=theta,
+    )
 
 
-@finite_result
 def rope_linear_attention(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -163,10 +163,12 @@ def rope_linear_attention(
     numerators, denominators = rope_linear_terms(
         q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
     )
-    return (numerators @ check_v(v, numerators.shape[0])) / denominators[:, None]
+    return finite_result(
+        (numerators @ check_v(v, numerators.shape[0])) / denominators[:, None],
+        "rope_linear_attention", q=q, k=k, v=v, positions=positions, base=base, theta=theta,
+    )
 
 
-@finite_result
 def rope_linear_attention_prefix(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -218,13 +220,15 @@ def rope_linear_attention_prefix(
     else:  # the sums are shared by every query
         numerators, denominators = rq @ (rk.T @ v), fq @ fk.sum(axis=0)
     _check_denominators(denominators)
-    return numerators / denominators[:, None]
+    return finite_result(
+        numerators / denominators[:, None],
+        "rope_linear_attention_prefix", q=q, k=k, v=v, positions=positions, base=base, theta=theta,
+    )
 
 
 # --- measurements ---------------------------------------------------------------------
 
 
-@finite_result
 def weight_sum_deviation(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -251,10 +255,12 @@ def weight_sum_deviation(
     numerators, denominators = rope_linear_terms(
         q, k, positions, layout=layout, base=base, theta=theta, causal=causal, feature_map=feature_map
     )
-    return float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0)))
+    return finite_result(
+        float(np.max(np.abs(numerators.sum(axis=1) / denominators - 1.0))),
+        "weight_sum_deviation", q=q, k=k, positions=positions, base=base, theta=theta,
+    )
 
 
-@finite_result
 def smallest_numerator(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -283,4 +289,7 @@ def smallest_numerator(
     )
     if causal:
         numerators = numerators[np.tril(np.ones(numerators.shape, dtype=bool))]
-    return float(np.min(numerators))
+    return finite_result(
+        float(np.min(numerators)),
+        "smallest_numerator", q=q, k=k, positions=positions, base=base, theta=theta,
+    )

@@ -43,7 +43,6 @@ __all__ = [
 # --- softmax attention --------------------------------------------------------------------
 
 
-@finite_result
 def rope_scores(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -64,13 +63,13 @@ def rope_scores(
     [[1.0]]
     """
     q, k, positions = check_qk(q, k, positions)
-    return (
+    return finite_result(
         apply_rope(q, positions, layout=layout, base=base, theta=theta)
-        @ apply_rope(k, positions, layout=layout, base=base, theta=theta).T
+        @ apply_rope(k, positions, layout=layout, base=base, theta=theta).T,
+        "rope_scores", q=q, k=k, positions=positions, base=base, theta=theta,
     )
 
 
-@finite_result
 def rope_attention_weights(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -100,10 +99,12 @@ def rope_attention_weights(
         scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)
     scores = scores - scores.max(axis=1, keepdims=True)
     weights = np.exp(scores)
-    return weights / weights.sum(axis=1, keepdims=True)
+    return finite_result(
+        weights / weights.sum(axis=1, keepdims=True),
+        "rope_attention_weights", q=q, k=k, positions=positions, base=base, theta=theta,
+    )
 
 
-@finite_result
 def rope_softmax_attention(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -130,13 +131,15 @@ def rope_softmax_attention(
     [[2.0], [2.0]]
     """
     weights = rope_attention_weights(q, k, positions, layout=layout, base=base, theta=theta, causal=causal)
-    return weights @ check_v(v, weights.shape[0])
+    return finite_result(
+        weights @ check_v(v, weights.shape[0]),
+        "rope_softmax_attention", q=q, k=k, v=v, positions=positions, base=base, theta=theta,
+    )
 
 
 # --- shift invariance ---------------------------------------------------------------------
 
 
-@finite_result
 def shift_invariance_error(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -173,4 +176,7 @@ def shift_invariance_error(
     before = attend(q, k, v, positions, layout=layout, base=base, theta=theta, causal=causal)
     after = attend(q, k, v, positions + shift, layout=layout, base=base, theta=theta, causal=causal)
     scale = float(np.max(np.abs(before)))
-    return float(np.max(np.abs(after - before)) / (scale if scale > 0 else 1.0))
+    return finite_result(
+        float(np.max(np.abs(after - before)) / (scale if scale > 0 else 1.0)),
+        "shift_invariance_error", q=q, k=k, v=v, positions=positions, shift=shift, base=base, theta=theta,
+    )

@@ -47,10 +47,7 @@ References: none (project convention).
 
 from __future__ import annotations
 
-import functools
-import inspect
 import numbers
-from collections.abc import Callable
 from typing import TypeVar
 
 import numpy as np
@@ -61,8 +58,12 @@ LAYOUTS = ("interleaved", "half")
 MAX_D = 2**16
 #: largest d for functions that build dense d×d float64 matrices (8192² × 8 B = 512 MiB)
 MAX_DENSE_D = 2**13
+#: largest magnitude of a vector entry: products of up to four entries, summed over d, stay finite in float64
+MAX_ABS = 1e50
+#: the range of bases and frequencies: their reciprocals, wavelengths and angles stay finite in float64
+RANGE = (1e-100, 1e100)
 
-F = TypeVar("F", bound=Callable)
+R = TypeVar("R")
 
 #: Work ceilings by parameter name (applied by :func:`check_int` unless a call passes its own):
 #: (maximum, what the argument costs).  Each keeps a call within ~2 GiB and ~10 s on 2 cores;
@@ -138,12 +139,16 @@ def check_real(value: object, name: str) -> float:
 
 
 def check_base(base: object, name: str = "base") -> float:
-    """Return ``base`` as a float if it is a finite real number > 0, else raise."""
+    """Return ``base`` as a float if it is a real number in :data:`RANGE`, else raise."""
+    expectation = "a finite real number > 0"
     if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
-        raise TypeError(f"{name} must be a finite real number > 0, got {_describe(base)}")
-    value = _to_float(base, name, "a finite real number > 0")
+        raise TypeError(f"{name} must be {expectation}, got {_describe(base)}")
+    value = _to_float(base, name, expectation)
     if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite real number > 0, got {value}")
+        raise ValueError(f"{name} must be {expectation}, got {value}")
+    if not RANGE[0] <= value <= RANGE[1]:
+        raise ValueError(f"{name} must be in [{RANGE[0]:.0e}, {RANGE[1]:.0e}] (its frequencies then stay finite), "
+                         f"got {value}")
     return value
 
 
@@ -168,8 +173,22 @@ def check_positions(m: object, name: str = "m") -> np.ndarray:
     return arr
 
 
-def check_x(x: object, name: str = "x", *, d: int | None = None, finite: bool = True) -> np.ndarray:
-    """Return ``x`` as a floating ndarray of shape (..., d) with even d > 0, else raise.
+def check_frequencies(theta: object, name: str = "theta", *, d: int | None = None) -> np.ndarray:
+    """Return frequencies as a float64 vector (of length ``d/2`` if ``d`` is given) with entries in :data:`RANGE`."""
+    arr = check_positions(theta, name)
+    count = f"{d // 2} " if d is not None else ""
+    expectation = f"{name} must be {count}frequencies > 0 (in [{RANGE[0]:.0e}, {RANGE[1]:.0e}])"
+    if arr.ndim != 1 or arr.size == 0 or (d is not None and arr.size != d // 2):
+        raise ValueError(f"{expectation}, got shape {arr.shape}")
+    if np.any((arr < RANGE[0]) | (arr > RANGE[1])):
+        raise ValueError(f"{expectation}, got values from {arr.min():.3g} to {arr.max():.3g}")
+    return arr
+
+
+def check_x(
+    x: object, name: str = "x", *, d: int | None = None, finite: bool = True, pairs: bool = True, min_norm: float = 0.0
+) -> np.ndarray:
+    """Return ``x`` as a floating ndarray of shape (..., d) with even d > 0 (any d > 0 if not ``pairs``), else raise.
 
     Integer, boolean and complex arrays are rejected: RoPE acts on real vectors and the
     result must have the input's floating dtype.  ``finite``: reject NaN/±inf entries (naming
@@ -189,12 +208,19 @@ def check_x(x: object, name: str = "x", *, d: int | None = None, finite: bool = 
     last = arr.shape[-1]
     if d is not None and last != d:
         raise ValueError(f"{name} must have last axis of length d={d}, got shape {arr.shape}")
-    if last == 0 or last % 2:
+    if last == 0 or (pairs and last % 2):
         raise ValueError(
             f"{name} must have a positive even last axis (pairs of coordinates), got shape {arr.shape}"
         )
     if finite:
         check_finite(arr, name)
+        largest = float(np.max(np.abs(arr))) if arr.size else 0.0
+        if largest > MAX_ABS:
+            raise ValueError(f"{name} must have entries of magnitude at most {MAX_ABS:.0e} (products of such "
+                             f"vectors then stay finite in float64), got largest |{name}| = {largest:.3g}")
+        if min_norm and not np.linalg.norm(arr / largest if largest else arr) * largest >= min_norm:
+            raise ValueError(f"{name} must have a norm of at least {min_norm:.0e} (the result is relative to it), "
+                             f"got largest |{name}| = {largest:.3g}")
     return arr
 
 
@@ -334,7 +360,7 @@ def check_v(v: object, n: int) -> np.ndarray:
         raise TypeError(f"v must be a real floating-point array of shape (N, d_v), got {_describe(arr)}")
     if arr.ndim != 2 or arr.shape[0] != n or arr.shape[1] == 0:
         raise ValueError(f"v must have shape ({n}, d_v) with d_v >= 1, got shape {arr.shape}")
-    check_finite(arr, "v")
+    check_x(arr, "v", pairs=False)
     return arr.astype(np.float64)
 
 
@@ -401,32 +427,16 @@ def _result_finite(value: object) -> bool:
     return True
 
 
-def finite_result(fn: F) -> F:
-    """Decorate a public function: a non-finite result from finite inputs becomes a ValueError.
+def finite_result(result: R, function: str, **inputs: object) -> R:
+    """Return ``result`` if every number in it (arrays, floats, tuples, lists, dicts) is finite.
 
-    The function runs with numpy's overflow/invalid warnings off; if its result contains NaN or
-    ±inf, the arguments are examined: a non-finite array entry is reported by name and index,
-    otherwise the numeric arguments are named with their magnitudes (the computation
-    overflowed float64 for them).
+    Otherwise raise the ValueError of :func:`not_finite_error` for ``function`` called with
+    ``inputs`` (name -> value): finite inputs whose computation overflowed float64 are named with
+    their magnitudes.
     """
-    sig = inspect.signature(fn)
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            result = fn(*args, **kwargs)
-        if _result_finite(result):
-            return result
-        raise not_finite_error(fn.__name__, sig.bind(*args, **kwargs).arguments)
-
-    wrapper.__wrapped__ = fn
-    return wrapper  # type: ignore[return-value]
-
-
-def raise_if_not_finite(result: np.ndarray, function: str, arguments: dict[str, object]) -> None:
-    """Raise :func:`not_finite_error` if ``result`` holds NaN or ±inf (one pass over it)."""
-    if not all_finite(result):
-        raise not_finite_error(function, arguments)
+    if _result_finite(result):
+        return result
+    raise not_finite_error(function, inputs)
 
 
 def not_finite_error(function: str, arguments: dict[str, object]) -> ValueError:

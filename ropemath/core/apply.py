@@ -29,7 +29,7 @@ from ropemath.core._validate import (
     check_real,
     check_work,
     check_x,
-    raise_if_not_finite,
+    finite_result,
 )
 from ropemath.core.rotation import half_permutation, resolve_frequencies
 
@@ -115,12 +115,6 @@ def _rotate(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str, out: n
     return out
 
 
-def _finite_out(out: np.ndarray, function: str, arguments: dict[str, object]) -> np.ndarray:
-    """Return ``out``, or raise naming the input that made it non-finite."""
-    raise_if_not_finite(out, function, arguments)
-    return out
-
-
 def apply_rope(
     x: npt.ArrayLike,
     m: npt.ArrayLike,
@@ -162,7 +156,7 @@ def apply_rope(
     with np.errstate(over="ignore", invalid="ignore"):
         cos, sin = _cos_sin(m[..., None] * theta, factor, x.dtype)
         out = _rotate(x, cos, sin, layout, np.empty_like(x, order="C"))
-    return _finite_out(out, "apply_rope", {"x": x, "m": m, "base": base, "theta": theta, "attention_factor": factor})
+    return finite_result(out, "apply_rope", x=x, m=m, base=base, theta=theta, attention_factor=factor)
 
 
 class RopeCache:
@@ -238,7 +232,7 @@ class RopeCache:
         cos, sin = self._cos_sin(x.dtype)
         with np.errstate(over="ignore", invalid="ignore"):
             _rotate(x, cos[index], sin[index], layout, out)
-        return _finite_out(out, "RopeCache.apply", {"x": x})
+        return finite_result(out, "RopeCache.apply", x=x)
 
     def _check_m(self, m: object) -> np.ndarray | slice:
         """An index into the table for integer positions ``m`` (a slice for consecutive ones)."""

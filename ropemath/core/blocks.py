@@ -24,7 +24,6 @@ from ropemath.core._validate import as_array, finite_result
 __all__ = ["block_diagonal"]
 
 
-@finite_result
 def block_diagonal(blocks: Sequence[npt.ArrayLike] | np.ndarray) -> np.ndarray:
     r"""Return the float64 block-diagonal matrix with the given square blocks, built by a loop.
 
@@ -57,4 +56,4 @@ def block_diagonal(blocks: Sequence[npt.ArrayLike] | np.ndarray) -> np.ndarray:
         stop = start + arr.shape[0]
         out[start:stop, start:stop] = arr
         start = stop
-    return out
+    return finite_result(out, "block_diagonal", blocks=blocks)

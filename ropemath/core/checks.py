@@ -31,14 +31,13 @@ __all__ = [
 
 
 def _pair(q: npt.ArrayLike, k: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    q = check_x(q, "q").astype(np.float64)
-    k = check_x(k, "k", d=q.shape[-1]).astype(np.float64)
+    q = check_x(q, "q", min_norm=1e-100).astype(np.float64)
+    k = check_x(k, "k", d=q.shape[-1], min_norm=1e-100).astype(np.float64)
     if q.ndim != 1 or k.ndim != 1:
         raise ValueError(f"q and k must be vectors of shape (d,), got {q.shape} and {k.shape}")
     return q, k
 
 
-@finite_result
 def relative_position_error(
     q: npt.ArrayLike, k: npt.ArrayLike, m: float, n: float, base: float = 10000.0, *, theta: npt.ArrayLike | None = None
 ) -> float:
@@ -60,10 +59,12 @@ def relative_position_error(
     rope = {"base": base, "theta": theta}
     lhs = (rotation_matrix(m, d, **rope) @ q) @ (rotation_matrix(n, d, **rope) @ k)
     rhs = q @ (rotation_matrix(n - m, d, **rope) @ k)
-    return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))
+    return finite_result(
+        float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k))),
+        "relative_position_error", q=q, k=k, m=m, n=n, base=base, theta=theta,
+    )
 
 
-@finite_result
 def orthogonality_error(m: float, d: int, base: float = 10000.0) -> float:
     r"""Largest entry of :math:`|R^\top R - I|` for :math:`R = R^d_{\Theta,m}`.
 
@@ -75,10 +76,9 @@ def orthogonality_error(m: float, d: int, base: float = 10000.0) -> float:
     True
     """
     R = rotation_matrix(check_real(m, "m"), check_d(d), base)
-    return float(np.max(np.abs(R.T @ R - np.eye(d))))
+    return finite_result(float(np.max(np.abs(R.T @ R - np.eye(d)))), "orthogonality_error", m=m, d=d, base=base)
 
 
-@finite_result
 def determinant_error(m: float, d: int, base: float = 10000.0) -> float:
     r"""Return :math:`|\det R^d_{\Theta,m} - 1|` computed by LU factorisation of the dense matrix.
 
@@ -90,10 +90,9 @@ def determinant_error(m: float, d: int, base: float = 10000.0) -> float:
     True
     """
     R = rotation_matrix(check_real(m, "m"), check_d(d), base)
-    return float(abs(np.linalg.det(R) - 1.0))
+    return finite_result(float(abs(np.linalg.det(R) - 1.0)), "determinant_error", m=m, d=d, base=base)
 
 
-@finite_result
 def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> float:
     r"""Largest relative change of the norm, :math:`|\,\|R x\| - \|x\|\,| / \|x\|`, over a batch.
 
@@ -113,10 +112,9 @@ def norm_error(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) -> flo
     if np.any(nx == 0):
         raise ValueError("x must have no zero vectors (the relative error is undefined)")
     ny = np.linalg.norm(apply_rope(x, m, base=base, layout="interleaved"), axis=-1)
-    return float(np.max(np.abs(ny - nx) / nx))
+    return finite_result(float(np.max(np.abs(ny - nx) / nx)), "norm_error", x=x, m=m, base=base)
 
 
-@finite_result
 def composition_error(m: float, n: float, d: int, base: float = 10000.0) -> float:
     r"""Largest entry of :math:`|R_m R_n - R_{m+n}|`.
 
@@ -129,10 +127,12 @@ def composition_error(m: float, n: float, d: int, base: float = 10000.0) -> floa
     """
     m, n, d = check_real(m, "m"), check_real(n, "n"), check_d(d)
     lhs = rotation_matrix(m, d, base) @ rotation_matrix(n, d, base)
-    return float(np.max(np.abs(lhs - rotation_matrix(m + n, d, base))))
+    return finite_result(
+        float(np.max(np.abs(lhs - rotation_matrix(m + n, d, base)))),
+        "composition_error", m=m, n=n, d=d, base=base,
+    )
 
 
-@finite_result
 def transpose_error(m: float, d: int, base: float = 10000.0) -> float:
     r"""Largest entry of :math:`|R_m^\top - R_{-m}|`.
 
@@ -144,10 +144,12 @@ def transpose_error(m: float, d: int, base: float = 10000.0) -> float:
     0.0
     """
     m, d = check_real(m, "m"), check_d(d)
-    return float(np.max(np.abs(rotation_matrix(m, d, base).T - rotation_matrix(-m, d, base))))
+    return finite_result(
+        float(np.max(np.abs(rotation_matrix(m, d, base).T - rotation_matrix(-m, d, base)))),
+        "transpose_error", m=m, d=d, base=base,
+    )
 
 
-@finite_result
 def elementwise_error(
     x: npt.ArrayLike, m: float, base: float = 10000.0, layout: str = "interleaved"
 ) -> float:
@@ -170,7 +172,10 @@ def elementwise_error(
     dense = x @ rotation_matrix(m, x.shape[-1], base, layout=layout).T
     fast = apply_rope(x, m, base=base, layout=layout)
     scale = np.linalg.norm(x, axis=-1, keepdims=True)
-    return float(np.max(np.abs(fast - dense) / np.where(scale == 0, 1.0, scale)))
+    return finite_result(
+        float(np.max(np.abs(fast - dense) / np.where(scale == 0, 1.0, scale))),
+        "elementwise_error", x=x, m=m, base=base,
+    )
 
 
 SURVEY_DIMS = (2, 4, 8, 64, 128, 4096)

@@ -65,7 +65,7 @@ def _real_array(x: object, name: str) -> np.ndarray:
     return arr
 
 
-# not @finite_result: IEEE rounding overflows to ±inf and lets NaN/±inf through, which is what it models
+# no finite_result check: IEEE rounding overflows to ±inf and lets NaN/±inf through, which is what it models
 def to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
     r"""Round to the nearest bfloat16 value (ties to even); return it as a float32 array.
 
@@ -97,7 +97,7 @@ def to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
     return np.where(np.isnan(f32), f32, out)
 
 
-# not @finite_result: IEEE rounding overflows to ±inf and lets NaN/±inf through, which is what it models
+# no finite_result check: IEEE rounding overflows to ±inf and lets NaN/±inf through, which is what it models
 def round_to_format(x: npt.ArrayLike, dtype: str) -> np.ndarray:
     r"""Round ``x`` to the nearest value of format ``dtype``; return the values as float64.
 
@@ -122,7 +122,6 @@ def round_to_format(x: npt.ArrayLike, dtype: str) -> np.ndarray:
     return to_bfloat16(arr).astype(np.float64)
 
 
-@finite_result
 def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "float32") -> np.ndarray:
     r"""Return the angles :math:`m\theta_i` as computed in format ``dtype`` (as float64 values).
 
@@ -150,10 +149,9 @@ def angles_in_format(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str
             f"m and base must keep m*theta finite in {dtype}, got max |m| {biggest} and largest theta "
             f"{float(np.max(theta)):.3g} (base {base!r})"
         )
-    return phi
+    return finite_result(phi, "angles_in_format", m=m, d=d, base=base)
 
 
-@finite_result
 def phase_error(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "float32") -> np.ndarray:
     r"""Return the low-precision angles' error wrapped to :math:`[0, \pi]`, shape ``m.shape + (d//2,)``.
 
@@ -169,10 +167,9 @@ def phase_error(m: npt.ArrayLike, d: int, base: float = 10000.0, dtype: str = "f
     """
     ref = angles(m, d, base)
     diff = angles_in_format(m, d, base, dtype) - ref
-    return np.abs(np.mod(diff + np.pi, 2 * np.pi) - np.pi)
+    return finite_result(np.abs(np.mod(diff + np.pi, 2 * np.pi) - np.pi), "phase_error", m=m, d=d, base=base)
 
 
-@finite_result
 def largest_distinct_integer(dtype: str) -> int:
     r"""Return the first integer ``n`` with :math:`\mathrm{fl}(n + 1) = n`: from there on, positions collide.
 
@@ -206,7 +203,6 @@ def _rotate(x: np.ndarray, phi: np.ndarray) -> np.ndarray:
     return out
 
 
-@finite_result
 def shift_error_in_format(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -232,8 +228,8 @@ def shift_error_in_format(
     >>> shift_error_in_format(q, k, 3, 0, 10**6, dtype="bfloat16") > 0.1
     True
     """
-    q = check_x(q, "q").astype(np.float64)
-    k = check_x(k, "k", d=q.shape[-1]).astype(np.float64)
+    q = check_x(q, "q", min_norm=1e-100).astype(np.float64)
+    k = check_x(k, "k", d=q.shape[-1], min_norm=1e-100).astype(np.float64)
     if q.ndim != 1 or k.ndim != 1:
         raise ValueError(f"q and k must be vectors of shape (d,), got {q.shape} and {k.shape}")
     m, n, s = (check_int(v, name, minimum=-(2**53), maximum=2**53) for v, name in ((m, "m"), (n, "n"), (s, "s")))
@@ -241,4 +237,7 @@ def shift_error_in_format(
     phi = angles_in_format([m, n, m + s, n + s], d, base, dtype)
     before = _rotate(q, phi[0]) @ _rotate(k, phi[1])
     after = _rotate(q, phi[2]) @ _rotate(k, phi[3])
-    return float(abs(after - before) / (np.linalg.norm(q) * np.linalg.norm(k)))
+    return finite_result(
+        float(abs(after - before) / (np.linalg.norm(q) * np.linalg.norm(k))),
+        "shift_error_in_format", q=q, k=k, m=m, n=n, s=s, base=base,
+    )

@@ -22,12 +22,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_layout, check_positions, finite_result
+from ropemath.core._validate import check_base, check_d, check_frequencies, check_layout, check_positions, finite_result
 
 __all__ = ["frequencies", "resolve_frequencies", "angles", "rotation_2d", "rotation_matrix", "half_permutation"]
 
 
-@finite_result
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the RoPE frequencies :math:`\theta_i` as a float64 array of shape (d//2,).
 
@@ -43,7 +42,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     """
     d = check_d(d)
     base = check_base(base)
-    return np.power(base, -np.arange(0, d, 2, dtype=np.float64) / d)
+    return finite_result(np.power(base, -np.arange(0, d, 2, dtype=np.float64) / d), "frequencies", d=d, base=base)
 
 
 def resolve_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike | None = None) -> np.ndarray:
@@ -66,14 +65,9 @@ def resolve_frequencies(d: int, base: float | None = None, theta: npt.ArrayLike 
         )
     if theta is None:
         return frequencies(d, base)
-    d = check_d(d)
-    arr = check_positions(theta, "theta")
-    if arr.shape != (d // 2,) or np.any(arr <= 0):
-        raise ValueError(f"theta must be {d // 2} frequencies > 0 (one per pair of d = {d}), got shape {arr.shape}")
-    return arr
+    return check_frequencies(theta, d=check_d(d))
 
 
-@finite_result
 def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the rotation angles :math:`m\theta_i` in float64, shape ``m.shape + (d//2,)``.
 
@@ -86,10 +80,9 @@ def angles(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     [2.0, 0.02]
     """
     m = check_positions(m)
-    return m[..., None] * frequencies(d, base)
+    return finite_result(m[..., None] * frequencies(d, base), "angles", m=m, d=d, base=base)
 
 
-@finite_result
 def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     r"""Return the counter-clockwise 2×2 rotation matrix :math:`R(a)`, shape ``a.shape + (2, 2)``.
 
@@ -102,10 +95,9 @@ def rotation_2d(a: npt.ArrayLike) -> np.ndarray:
     """
     a = check_positions(a, name="a")
     c, s = np.cos(a), np.sin(a)
-    return np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=-2)
+    return finite_result(np.stack([np.stack([c, -s], axis=-1), np.stack([s, c], axis=-1)], axis=-2), "rotation_2d", a=a)
 
 
-@finite_result
 def half_permutation(d: int) -> np.ndarray:
     r"""Return the index array P with ``x_half = x_interleaved[..., P]``.
 
@@ -122,7 +114,6 @@ def half_permutation(d: int) -> np.ndarray:
     return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
 
 
-@finite_result
 def rotation_matrix(
     m: npt.ArrayLike, d: int, base: float = 10000.0, *, layout: str = "interleaved", theta: npt.ArrayLike | None = None
 ) -> np.ndarray:
@@ -158,4 +149,4 @@ def rotation_matrix(
     R[..., even, odd] = -s
     R[..., odd, even] = s
     R[..., odd, odd] = c
-    return R
+    return finite_result(R, "rotation_matrix", m=m, d=d, base=base, theta=theta)

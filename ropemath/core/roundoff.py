@@ -43,7 +43,6 @@ __all__ = ["UNIT_ROUNDOFF", "angle_rounding_error", "angle_error_bound", "error_
 UNIT_ROUNDOFF = 2.0**-53
 
 
-@finite_result
 def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`|\mathrm{fl}(m\theta_i) - m\theta_i|` computed exactly, shape ``m.shape + (d//2,)``.
 
@@ -67,10 +66,9 @@ def angle_rounding_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
         exact_m = Fraction(float(m[idx]))
         for i, t in enumerate(theta.tolist()):
             out[idx + (i,)] = float(abs(Fraction(float(phi[idx + (i,)])) - exact_m * Fraction(t)))
-    return out
+    return finite_result(out, "angle_rounding_error", m=m, d=d, base=base)
 
 
-@finite_result
 def angle_error_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the rounding bound :math:`|m|\,\theta_i\,u` of the float64 angle, shape ``m.shape + (d//2,)``.
 
@@ -81,10 +79,9 @@ def angle_error_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
     >>> float(angle_error_bound(-10**6, 2)[0]) == 10**6 * 2.0**-53
     True
     """
-    return np.abs(angles(m, d, base)) * UNIT_ROUNDOFF
+    return finite_result(np.abs(angles(m, d, base)) * UNIT_ROUNDOFF, "angle_error_bound", m=m, d=d, base=base)
 
 
-@finite_result
 def error_vs_position(
     positions: npt.ArrayLike,
     d: int = 128,
@@ -139,10 +136,9 @@ def error_vs_position(
         out["orthogonality"][j] = orthogonality_error(m, d, base)
         out["norm"][j] = norm_error(q, m, base)
         out["angle"][j] = float(np.max(angle_rounding_error(m, d, base)))
-    return out
+    return finite_result(out, "error_vs_position", positions=positions, d=d, base=base, r=r)
 
 
-@finite_result
 def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     r"""Return the least-squares slope :math:`s` of :math:`\log y` against :math:`\log x`.
 
@@ -166,4 +162,4 @@ def loglog_slope(x: npt.ArrayLike, y: npt.ArrayLike) -> float:
     denom = float(lx_c @ lx_c)
     if denom == 0:
         raise ValueError("x must contain at least two distinct values")
-    return float(lx_c @ (ly - ly.mean()) / denom)
+    return finite_result(float(lx_c @ (ly - ly.mean()) / denom), "loglog_slope", x=x, y=y)

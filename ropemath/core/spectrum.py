@@ -28,7 +28,6 @@ from ropemath.core.rotation import angles, frequencies
 __all__ = ["wavelengths", "turns", "full_turn_count", "full_turn_count_closed_form", "full_turn_count_brute_force"]
 
 
-@finite_result
 def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the wavelengths :math:`\lambda_i` (positions per full turn), float64, shape (d//2,).
 
@@ -41,10 +40,9 @@ def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
     >>> [round(v, 4) for v in wavelengths(4, base=100.0).tolist()]
     [6.2832, 62.8319]
     """
-    return 2.0 * np.pi / frequencies(check_d(d), check_base(base))
+    return finite_result(2.0 * np.pi / frequencies(check_d(d), check_base(base)), "wavelengths", d=d, base=base)
 
 
-@finite_result
 def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return the number of turns :math:`m\theta_i / 2\pi` of each pair at position ``m``.
 
@@ -56,10 +54,9 @@ def turns(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     >>> [round(v, 4) for v in turns(100, 4, base=100.0).tolist()]
     [15.9155, 1.5915]
     """
-    return angles(m, d, base) / (2.0 * np.pi)
+    return finite_result(angles(m, d, base) / (2.0 * np.pi), "turns", m=m, d=d, base=base)
 
 
-@finite_result
 def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     r"""Return how many pairs complete at least one full turn within ``context_length`` positions.
 

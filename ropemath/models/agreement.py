@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.core._validate import LAYOUTS, check_d, check_int, finite_result
+from ropemath.core._validate import LAYOUTS, check_d, check_int
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies
 from ropemath.models.implementations import gptj_rope, meta_llama_rope, neox_rope
@@ -39,7 +39,6 @@ def _agree(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(np.max(np.abs(np.asarray(a, dtype=np.float64) - b)) <= TOLERANCE * np.max(np.abs(b)))
 
 
-@finite_result
 def layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]]:
     r"""Return, per re-typed implementation, whether it equals ``apply_rope`` in each layout.
 
@@ -57,7 +56,6 @@ def layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]]:
             for name, y in outputs.items()}
 
 
-@finite_result
 def real_layout_verdicts(d: int = 64, seed: int = 0) -> dict[str, dict[str, bool]] | None:
     r"""The same table from the real packages, or ``None`` if torch / transformers / llama_models are absent.
 

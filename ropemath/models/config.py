@@ -207,7 +207,6 @@ def _llama3(flat: dict, theta: np.ndarray) -> np.ndarray:
     return out
 
 
-@finite_result
 def frequencies_from_config(
     config: Mapping, *, seq_len: int | None = None, layer_type: str | None = None
 ) -> RopeFrequencies:
@@ -261,23 +260,38 @@ def frequencies_from_config(
         angles = int(_number(flat, "partial_rotary_factor", default=1.0) * head_dim // 2)
         theta = np.zeros(head_dim // 2)
         theta[:angles] = base ** -(np.arange(0, 2 * angles, 2, dtype=np.float64) / head_dim)
-        return RopeFrequencies(theta / _number(flat, "factor", default=1.0), 1.0, filled)
+        return finite_result(
+            RopeFrequencies(theta / _number(flat, "factor", default=1.0), 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     dim = _rotary_dim(flat)
     exponents = np.arange(0, dim, 2, dtype=np.float64) / dim
     theta = base**-exponents
     if rope_type == "default":
-        return RopeFrequencies(theta, 1.0, filled)
+        return finite_result(RopeFrequencies(theta, 1.0, filled), "frequencies_from_config", seq_len=seq_len)
     if rope_type == "linear":
-        return RopeFrequencies(theta / _number(flat, "factor"), 1.0, filled)
+        return finite_result(
+            RopeFrequencies(theta / _number(flat, "factor"), 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     if rope_type == "dynamic":
         factor, length = _number(flat, "factor"), _number(flat, "max_position_embeddings")
         current = max(seq_len if seq_len is not None else length, length)
         new_base = base * ((factor * current / length) - (factor - 1)) ** (dim / (dim - 2))
-        return RopeFrequencies(new_base**-exponents, 1.0, filled)
+        return finite_result(
+            RopeFrequencies(new_base**-exponents, 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     if rope_type == "yarn":
-        return RopeFrequencies(*_yarn(flat, theta, base, dim), filled)
+        return finite_result(
+            RopeFrequencies(*_yarn(flat, theta, base, dim), filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     if rope_type == "llama3":
-        return RopeFrequencies(_llama3(flat, theta), 1.0, filled)
+        return finite_result(
+            RopeFrequencies(_llama3(flat, theta), 1.0, filled),
+            "frequencies_from_config", seq_len=seq_len,
+        )
     # longrope
     original = _number(flat, "original_max_position_embeddings")
     factor = flat.get("factor")
@@ -289,4 +303,7 @@ def frequencies_from_config(
         attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
     key = "long_factor" if seq_len is not None and seq_len > original else "short_factor"
     ext = _factor_list(flat, key, dim // 2)
-    return RopeFrequencies(theta / ext, float(attention), filled)
+    return finite_result(
+        RopeFrequencies(theta / ext, float(attention), filled),
+        "frequencies_from_config", seq_len=seq_len,
+    )

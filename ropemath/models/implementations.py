@@ -74,7 +74,6 @@ def _angles_for(x: np.ndarray, m: object, base: float) -> np.ndarray:
     return np.broadcast_to(angles(m, x.shape[-1], base), x.shape[:-1] + (x.shape[-1] // 2,))
 
 
-@finite_result
 def meta_freqs_cis(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`e^{\mathrm{i} m\theta_i}` as complex128, shape ``m.shape + (d//2,)``.
 
@@ -89,10 +88,9 @@ def meta_freqs_cis(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarra
     """
     d = check_d(d)
     phi = angles(m, d, base)
-    return np.cos(phi) + 1j * np.sin(phi)
+    return finite_result(np.cos(phi) + 1j * np.sin(phi), "meta_freqs_cis", m=m, d=d, base=base)
 
 
-@finite_result
 def meta_llama_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
     r"""Rotate ``x`` (shape (..., d)) the Meta Llama way: each pair, as a complex number, times a phase.
 
@@ -114,10 +112,12 @@ def meta_llama_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0
     pairs = np.ascontiguousarray(x, dtype=np.float64).reshape(x.shape[:-1] + (x.shape[-1] // 2, 2))
     z = pairs.view(np.complex128)[..., 0]  # (..., d/2) complex: x[2i] + i x[2i+1]
     rotated = z * (np.cos(phi) + 1j * np.sin(phi))
-    return rotated[..., None].view(np.float64).reshape(x.shape).astype(x.dtype)
+    return finite_result(
+        rotated[..., None].view(np.float64).reshape(x.shape).astype(x.dtype),
+        "meta_llama_rope", x=x, m=m, base=base,
+    )
 
 
-@finite_result
 def rotate_every_two(x: npt.ArrayLike) -> np.ndarray:
     r"""Return :math:`(-x_1, x_0, -x_3, x_2, \dots)`: each interleaved pair turned by +90°.
 
@@ -135,7 +135,6 @@ def rotate_every_two(x: npt.ArrayLike) -> np.ndarray:
     return np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
 
 
-@finite_result
 def gptj_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
     r"""Rotate ``x`` the GPT-J way: ``x * cos + rotate_every_two(x) * sin`` (sin/cos repeated per pair).
 
@@ -153,10 +152,12 @@ def gptj_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     phi = _angles_for(x, m, base)
     cos = np.repeat(np.cos(phi), 2, axis=-1)
     sin = np.repeat(np.sin(phi), 2, axis=-1)
-    return (x * cos + rotate_every_two(x) * sin).astype(x.dtype, copy=False)
+    return finite_result(
+        (x * cos + rotate_every_two(x) * sin).astype(x.dtype, copy=False),
+        "gptj_rope", x=x, m=m, base=base,
+    )
 
 
-@finite_result
 def rotate_half(x: npt.ArrayLike) -> np.ndarray:
     r"""Return ``cat(-x2, x1)`` where ``x1, x2`` are the first and second halves of the last axis.
 
@@ -173,7 +174,6 @@ def rotate_half(x: npt.ArrayLike) -> np.ndarray:
     return np.concatenate([-x[..., h:], x[..., :h]], axis=-1)
 
 
-@finite_result
 def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> np.ndarray:
     r"""Rotate ``x`` the GPT-NeoX / Hugging Face way: ``x * cos + rotate_half(x) * sin``.
 
@@ -190,10 +190,12 @@ def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     x = check_x(x)
     phi = _angles_for(x, m, base)
     emb = np.concatenate([phi, phi], axis=-1)
-    return (x * np.cos(emb) + rotate_half(x) * np.sin(emb)).astype(x.dtype, copy=False)
+    return finite_result(
+        (x * np.cos(emb) + rotate_half(x) * np.sin(emb)).astype(x.dtype, copy=False),
+        "neox_rope", x=x, m=m, base=base,
+    )
 
 
-@finite_result
 def partial_rotary(
     x: npt.ArrayLike,
     m: npt.ArrayLike,
@@ -223,7 +225,7 @@ def partial_rotary(
     layout = check_layout(layout)
     out = x.copy()
     out[..., :r] = apply_rope(x[..., :r], m, layout=layout, base=base, theta=theta)
-    return out
+    return finite_result(out, "partial_rotary", x=x, m=m, rotary_dim=rotary_dim, base=base, theta=theta)
 
 
 def _check_weight(w: object, n_heads: object, name: str) -> tuple[np.ndarray, int, int]:
@@ -245,7 +247,6 @@ def _check_weight(w: object, n_heads: object, name: str) -> tuple[np.ndarray, in
     return arr, h, rows // h
 
 
-@finite_result
 def permute_for_half(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     r"""Permute the rows of a query/key weight, head by head, from the interleaved to the half layout.
 
@@ -266,7 +267,6 @@ def permute_for_half(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     return arr.reshape((h, d_head) + arr.shape[1:])[:, p].reshape(arr.shape)
 
 
-@finite_result
 def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     r"""Undo :func:`permute_for_half`: rows of each head back from the half to the interleaved layout.
 
@@ -283,7 +283,6 @@ def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     return arr.reshape((h, d_head) + arr.shape[1:])[:, inverse].reshape(arr.shape)
 
 
-@finite_result
 def multihead_rope_attention(
     x: npt.ArrayLike,
     w_q: npt.ArrayLike,
@@ -355,4 +354,7 @@ def multihead_rope_attention(
     weights = np.exp(masked - masked.max(axis=-1, keepdims=True))
     weights /= weights.sum(axis=-1, keepdims=True)
     out = (weights @ projected["w_v"]).transpose(1, 0, 2).reshape(T, h * d_head)
-    return scores, out
+    return finite_result(
+        (scores, out),
+        "multihead_rope_attention", x=x, w_q=w_q, w_k=w_k, w_v=w_v, n_heads=n_heads, m=m, base=base, theta=theta,
+    )

@@ -29,8 +29,8 @@ import numpy.typing as npt
 from ropemath.core._validate import (
     check_base,
     check_d,
+    check_frequencies,
     check_int,
-    check_positions,
     check_scale,
     check_tolerance,
     finite_result,
@@ -52,13 +52,12 @@ __all__ = [
 
 
 def _theta(theta: npt.ArrayLike, name: str = "theta") -> np.ndarray:
-    arr = check_positions(theta, name)
+    arr = check_frequencies(theta, name)
     if arr.ndim != 1 or arr.size == 0 or np.any(arr <= 0):
         raise ValueError(f"{name} must be a non-empty 1-D array of frequencies > 0, got shape {arr.shape}")
     return arr
 
 
-@finite_result
 def position_interpolation(d: int, base: float = 10000.0, *, scale: float) -> np.ndarray:
     r"""Position Interpolation: every frequency divided by the extension factor.
 
@@ -70,10 +69,12 @@ def position_interpolation(d: int, base: float = 10000.0, *, scale: float) -> np
     >>> position_interpolation(4, scale=4.0).tolist()
     [0.25, 0.0025]
     """
-    return frequencies(d, base) / check_scale(scale)
+    return finite_result(
+        frequencies(d, base) / check_scale(scale),
+        "position_interpolation", d=d, base=base, scale=scale,
+    )
 
 
-@finite_result
 def ntk_base(d: int, base: float = 10000.0, *, scale: float) -> float:
     r"""NTK-aware base change: the base that divides the lowest frequency by exactly ``s``.
 
@@ -90,10 +91,12 @@ def ntk_base(d: int, base: float = 10000.0, *, scale: float) -> float:
     d = check_d(d)
     if d < 4:
         raise ValueError(f"d must be an even integer >= 4 for NTK scaling (d - 2 > 0), got {d}")
-    return check_base(base) * check_scale(scale) ** (d / (d - 2))
+    return finite_result(
+        check_base(base) * check_scale(scale) ** (d / (d - 2)),
+        "ntk_base", d=d, base=base, scale=scale,
+    )
 
 
-@finite_result
 def ntk_frequencies(d: int, base: float = 10000.0, *, scale: float) -> np.ndarray:
     r"""NTK-aware scaling: the ordinary frequencies of the new base :func:`ntk_base`.
 
@@ -102,10 +105,9 @@ def ntk_frequencies(d: int, base: float = 10000.0, *, scale: float) -> np.ndarra
     >>> [round(v, 12) for v in ntk_frequencies(4, 100.0, scale=4.0).tolist()]
     [1.0, 0.025]
     """
-    return frequencies(d, ntk_base(d, base, scale=scale))
+    return finite_result(frequencies(d, ntk_base(d, base, scale=scale)), "ntk_frequencies", d=d, base=base, scale=scale)
 
 
-@finite_result
 def dynamic_ntk_scale(length: int, original_length: int) -> float:
     r"""The factor used by dynamic NTK at the current sequence length.
 
@@ -120,10 +122,9 @@ def dynamic_ntk_scale(length: int, original_length: int) -> float:
     """
     length = check_int(length, "length", minimum=1)
     L = check_int(original_length, "original_length", minimum=1)
-    return max(1.0, length / L)
+    return finite_result(max(1.0, length / L), "dynamic_ntk_scale", length=length, original_length=original_length)
 
 
-@finite_result
 def dynamic_ntk_frequencies(d: int, base: float = 10000.0, *, length: int, original_length: int) -> np.ndarray:
     r"""Dynamic NTK: :func:`ntk_frequencies` with the factor :math:`s(\ell) = \max(1, \ell/L)`.
 
@@ -134,10 +135,12 @@ def dynamic_ntk_frequencies(d: int, base: float = 10000.0, *, length: int, origi
     >>> bool(np.array_equal(dynamic_ntk_frequencies(8, length=10, original_length=16), frequencies(8)))
     True
     """
-    return ntk_frequencies(d, base, scale=dynamic_ntk_scale(length, original_length))
+    return finite_result(
+        ntk_frequencies(d, base, scale=dynamic_ntk_scale(length, original_length)),
+        "dynamic_ntk_frequencies", d=d, base=base, length=length, original_length=original_length,
+    )
 
 
-@finite_result
 def extension_frequencies(
     d: int = 128, base: float = 10000.0, *, scale: float = 16.0, original_length: int = 4096
 ) -> dict[str, np.ndarray]:
@@ -156,20 +159,22 @@ def extension_frequencies(
 
     s = check_scale(scale)
     L = check_int(original_length, "original_length", minimum=1)
-    return {
-        "none": frequencies(d, base),
-        "PI": position_interpolation(d, base, scale=s),
-        "NTK": ntk_frequencies(d, base, scale=s),
-        "dynamic NTK at L'": dynamic_ntk_frequencies(d, base, length=round(s * L), original_length=L),
-        "YaRN (paper)": yarn_frequencies(d, base, scale=s, original_length=L, formula="paper"),
-        "YaRN (reference code)": yarn_reference_frequencies(d, base, scale=s, original_length=L),
-    }
+    return finite_result(
+        {
+     "none": frequencies(d, base),
+     "PI": position_interpolation(d, base, scale=s),
+     "NTK": ntk_frequencies(d, base, scale=s),
+     "dynamic NTK at L'": dynamic_ntk_frequencies(d, base, length=round(s * L), original_length=L),
+     "YaRN (paper)": yarn_frequencies(d, base, scale=s, original_length=L, formula="paper"),
+     "YaRN (reference code)": yarn_reference_frequencies(d, base, scale=s, original_length=L),
+ },
+        "extension_frequencies", d=d, base=base, scale=scale, original_length=original_length,
+    )
 
 
 # --- unseen angles ------------------------------------------------------------------------
 
 
-@finite_result
 def never_full_turn(theta: npt.ArrayLike, length: int) -> np.ndarray:
     r"""Boolean mask of the pairs that never complete a full turn within ``length`` positions.
 
@@ -185,7 +190,6 @@ def never_full_turn(theta: npt.ArrayLike, length: int) -> np.ndarray:
     return 2.0 * np.pi / th > L
 
 
-@finite_result
 def angle_range_ratio(
     theta_new: npt.ArrayLike, theta: npt.ArrayLike, *, length: int, new_length: int
 ) -> np.ndarray:
@@ -204,10 +208,12 @@ def angle_range_ratio(
         raise ValueError(f"theta_new must have the shape of theta {old.shape}, got {new.shape}")
     L = check_int(length, "length", minimum=1)
     L2 = check_int(new_length, "new_length", minimum=1)
-    return (L2 / L) * (new / old)
+    return finite_result(
+        (L2 / L) * (new / old),
+        "angle_range_ratio", theta_new=theta_new, theta=theta, length=length, new_length=new_length,
+    )
 
 
-@finite_result
 def unseen_angle_pairs(
     theta_new: npt.ArrayLike, theta: npt.ArrayLike, *, length: int, new_length: int, rtol: float = 1e-12
 ) -> np.ndarray:

@@ -50,7 +50,6 @@ __all__ = [
 ]
 
 
-@finite_result
 def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
     r"""YaRN's ramp :math:`\gamma(r)` (paper, eq. 18), elementwise, float64.
 
@@ -67,7 +66,7 @@ def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.nd
     alpha, beta = check_real(alpha, "alpha"), check_real(beta, "beta")
     if not 0 <= alpha < beta:
         raise ValueError(f"alpha and beta must satisfy 0 <= alpha < beta, got alpha={alpha}, beta={beta}")
-    return np.clip((r - alpha) / (beta - alpha), 0.0, 1.0)
+    return finite_result(np.clip((r - alpha) / (beta - alpha), 0.0, 1.0), "yarn_ramp", r=r, alpha=alpha, beta=beta)
 
 
 def _yarn_paper(d, base, scale, original_length, alpha, beta):
@@ -78,7 +77,6 @@ def _yarn_paper(d, base, scale, original_length, alpha, beta):
     return (1.0 - gamma) * th / s + gamma * th
 
 
-@finite_result
 def yarn_frequencies(
     d: int,
     base: float = 10000.0,
@@ -120,7 +118,11 @@ def yarn_frequencies(
     if formula == "paper":
         if truncate is not True:
             raise ValueError("truncate must be True for formula='paper' (the paper's ramp has no rounding)")
-        return _yarn_paper(d, base, scale, original_length, beta_slow, beta_fast)
+        return finite_result(
+            _yarn_paper(d, base, scale, original_length, beta_slow, beta_fast),
+            "yarn_frequencies", d=d, base=base, scale=scale, original_length=original_length, beta_fast=beta_fast,
+            beta_slow=beta_slow,
+        )
     if formula != "code":
         raise ValueError(f"formula must be 'code' or 'paper', got {formula!r}")
     s = check_scale(scale)
@@ -131,10 +133,13 @@ def yarn_frequencies(
     if low == high:
         high += 0.001
     ramp = np.clip((np.arange(d // 2, dtype=np.float64) - low) / (high - low), 0.0, 1.0)
-    return th / s * ramp + th * (1.0 - ramp)
+    return finite_result(
+        th / s * ramp + th * (1.0 - ramp),
+        "yarn_frequencies", d=d, base=base, scale=scale, original_length=original_length, beta_fast=beta_fast,
+        beta_slow=beta_slow,
+    )
 
 
-@finite_result
 def yarn_correction_dim(num_rotations: float, d: int, base: float, original_length: int) -> float:
     r"""Pair index at which a pair makes exactly ``num_rotations`` turns in ``original_length``.
 
@@ -155,10 +160,12 @@ def yarn_correction_dim(num_rotations: float, d: int, base: float, original_leng
     if base == 1.0:
         raise ValueError("base must be != 1 (all wavelengths are equal), got 1.0")
     L = check_int(original_length, "original_length", minimum=1)
-    return d * math.log(L / (2.0 * math.pi * rho)) / (2.0 * math.log(base))
+    return finite_result(
+        d * math.log(L / (2.0 * math.pi * rho)) / (2.0 * math.log(base)),
+        "yarn_correction_dim", num_rotations=num_rotations, d=d, base=base, original_length=original_length,
+    )
 
 
-@finite_result
 def yarn_correction_range(
     d: int,
     base: float,
@@ -190,7 +197,11 @@ def yarn_correction_range(
     high = yarn_correction_dim(beta_slow, d, base, original_length)
     if truncate:
         low, high = math.floor(low), math.ceil(high)
-    return float(max(low, 0)), float(min(high, d - 1))
+    return finite_result(
+        (float(max(low, 0)), float(min(high, d - 1))),
+        "yarn_correction_range", d=d, base=base, original_length=original_length, beta_fast=beta_fast,
+        beta_slow=beta_slow,
+    )
 
 
 def yarn_reference_frequencies(
@@ -215,7 +226,6 @@ def yarn_reference_frequencies(
                             beta_slow=beta_slow, truncate=truncate, formula="code")
 
 
-@finite_result
 def yarn_attention_factor(scale: float) -> float:
     r"""YaRN's attention temperature, as the factor :math:`\sqrt{1/t}` applied to q and k.
 
@@ -227,7 +237,7 @@ def yarn_attention_factor(scale: float) -> float:
     >>> round(yarn_attention_factor(16.0), 6)
     1.277259
     """
-    return 0.1 * math.log(check_scale(scale)) + 1.0
+    return finite_result(0.1 * math.log(check_scale(scale)) + 1.0, "yarn_attention_factor", scale=scale)
 
 
 # --- Llama 3.1 ----------------------------------------------------------------------------
@@ -249,7 +259,6 @@ def _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length
     return out, np.where(divided, "divided", np.where(kept, "kept", "blended"))
 
 
-@finite_result
 def llama31_frequencies(
     d: int = 128,
     base: float = 500000.0,
@@ -280,10 +289,13 @@ def llama31_frequencies(
     >>> [int(np.sum(llama31_bands(factor=16.0, high_freq_factor=1.0) == b)) for b in ("kept", "blended", "divided")]
     [35, 0, 29]
     """
-    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0]
+    return finite_result(
+        _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[0],
+        "llama31_frequencies", d=d, base=base, factor=factor, low_freq_factor=low_freq_factor,
+        high_freq_factor=high_freq_factor, original_length=original_length,
+    )
 
 
-@finite_result
 def llama31_bands(
     d: int = 128,
     base: float = 500000.0,
@@ -302,4 +314,8 @@ def llama31_bands(
     >>> [int(np.sum(bands == name)) for name in ("kept", "blended", "divided")]
     [29, 6, 29]
     """
-    return _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[1]
+    return finite_result(
+        _llama31(d, base, factor, low_freq_factor, high_freq_factor, original_length)[1],
+        "llama31_bands", d=d, base=base, factor=factor, low_freq_factor=low_freq_factor,
+        high_freq_factor=high_freq_factor, original_length=original_length,
+    )

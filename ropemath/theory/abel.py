@@ -42,7 +42,6 @@ __all__ = [
 ]
 
 
-@finite_result
 def pair_products(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> np.ndarray:
     r"""Return :math:`h_i = q_{[2i:2i+1]}\, k^*_{[2i:2i+1]}`, complex of shape ``(..., d/2)``.
 
@@ -60,8 +59,14 @@ def pair_products(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> np.ndar
         raise ValueError(f"k must have the shape of q {q.shape}, got shape {k.shape}")
     if check_layout(layout) == "half":
         half = q.shape[-1] // 2
-        return (q[..., :half] + 1j * q[..., half:]) * (k[..., :half] - 1j * k[..., half:])
-    return (q[..., 0::2] + 1j * q[..., 1::2]) * (k[..., 0::2] - 1j * k[..., 1::2])
+        return finite_result(
+            (q[..., :half] + 1j * q[..., half:]) * (k[..., :half] - 1j * k[..., half:]),
+            "pair_products", q=q, k=k,
+        )
+    return finite_result(
+        (q[..., 0::2] + 1j * q[..., 1::2]) * (k[..., 0::2] - 1j * k[..., 1::2]),
+        "pair_products", q=q, k=k,
+    )
 
 
 def _vectors(q: npt.ArrayLike, k: npt.ArrayLike, layout: str) -> np.ndarray:
@@ -71,7 +76,6 @@ def _vectors(q: npt.ArrayLike, k: npt.ArrayLike, layout: str) -> np.ndarray:
     return h
 
 
-@finite_result
 def complex_score(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -103,10 +107,9 @@ def complex_score(
         phase = np.multiply.outer(rb, th)
         return np.cos(phase) @ h.real - np.sin(phase) @ h.imag
 
-    return _chunked(r, chunk, block)
+    return finite_result(_chunked(r, chunk, block), "complex_score", q=q, k=k, r=r, base=base, theta=theta, chunk=chunk)
 
 
-@finite_result
 def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> float:
     r"""Return the constant of RoFormer eq. (37), :math:`\max_i |h_{i+1} - h_i|` with :math:`h_{d/2} = 0`.
 
@@ -119,10 +122,9 @@ def abel_constant(q: npt.ArrayLike, k: npt.ArrayLike, *, layout: str) -> float:
     1.0
     """
     h = _vectors(q, k, layout)
-    return float(np.max(np.abs(np.diff(np.append(h, 0.0)))))
+    return finite_result(float(np.max(np.abs(np.diff(np.append(h, 0.0))))), "abel_constant", q=q, k=k)
 
 
-@finite_result
 def abel_bound(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -147,10 +149,12 @@ def abel_bound(
     """
     c = abel_constant(q, k, layout=layout)
     half = np.shape(q)[-1] // 2
-    return c * half * decay_bound(r, 2 * half, base, theta=theta, chunk=chunk)
+    return finite_result(
+        c * half * decay_bound(r, 2 * half, base, theta=theta, chunk=chunk),
+        "abel_bound", q=q, k=k, r=r, base=base, theta=theta, chunk=chunk,
+    )
 
 
-@finite_result
 def abel_identity_error(
     q: npt.ArrayLike,
     k: npt.ArrayLike,
@@ -181,11 +185,16 @@ def abel_identity_error(
     rhs = -(partial_sums(r, h.size * 2, theta=th) @ np.diff(np.append(h, 0.0)))
     scale = float(np.sum(np.abs(h)))
     if scale == 0:
-        return float(np.max(np.abs(lhs - rhs), initial=0.0))
-    return float(np.max(np.abs(lhs - rhs), initial=0.0) / scale)
+        return finite_result(
+            float(np.max(np.abs(lhs - rhs), initial=0.0)),
+            "abel_identity_error", q=q, k=k, r=r, base=base, theta=theta,
+        )
+    return finite_result(
+        float(np.max(np.abs(lhs - rhs), initial=0.0) / scale),
+        "abel_identity_error", q=q, k=k, r=r, base=base, theta=theta,
+    )
 
 
-@finite_result
 def abel_check(
     d: int = 128,
     base: float = 10000.0,
@@ -247,10 +256,9 @@ def abel_check(
         worst["abel_error"] = max(worst["abel_error"], abel_identity_error(q, k, r, base, layout="interleaved"))
         scale = float(np.linalg.norm(q) * np.linalg.norm(k))
         worst["rope_error"] = max(worst["rope_error"], float(np.max(np.abs(score - rope))) / scale)
-    return worst
+    return finite_result(worst, "abel_check", d=d, base=base, trials=trials, distances=distances)
 
 
-@finite_result
 def sharp_pair_products(r: float, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return pair products :math:`h_0, \dots, h_{d/2-1}` for which eq. (37) is an equality at distance ``r``.
 
@@ -280,4 +288,4 @@ def sharp_pair_products(r: float, d: int, base: float = 10000.0) -> np.ndarray:
     h = np.zeros(d // 2 + 1, dtype=complex)
     for i in range(d // 2 - 1, -1, -1):
         h[i] = h[i + 1] - steps[i]
-    return h[:-1]
+    return finite_result(h[:-1], "sharp_pair_products", r=r, d=d, base=base)

@@ -62,7 +62,6 @@ def exact_frequencies(d: int, base: float = 10000.0) -> list[mpmath.mpf]:
     return _exact_theta(check_d(d), check_base(base))
 
 
-@finite_result
 def frequency_relative_error(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`|\hat\theta_i - \theta_i| / \theta_i` for the float64 :math:`\hat\theta_i` of ``frequencies``.
 
@@ -77,13 +76,15 @@ def frequency_relative_error(d: int, base: float = 10000.0) -> np.ndarray:
     """
     d, base = check_d(d), check_base(base)
     with mpmath.workprec(_PREC):
-        return np.array(
-            [float(abs(mpmath.mpf(float(t)) - e) / e) for t, e in zip(frequencies(d, base), _exact_theta(d, base),
-                                                                       strict=True)]
+        return finite_result(
+            np.array(
+         [float(abs(mpmath.mpf(float(t)) - e) / e) for t, e in zip(frequencies(d, base), _exact_theta(d, base),
+                                                                    strict=True)]
+     ),
+            "frequency_relative_error", d=d, base=base,
         )
 
 
-@finite_result
 def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`|\mathrm{fl}(m\hat\theta_i) - m\theta_i|` against the *exact* angle, shape ``m.shape + (d//2,)``.
 
@@ -107,10 +108,9 @@ def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
             mm = mpmath.mpf(float(m[idx]))
             for i, t in enumerate(exact):
                 out[idx + (i,)] = float(abs(mpmath.mpf(float(phi[idx + (i,)])) - mm * t))
-    return out
+    return finite_result(out, "exact_angle_error", m=m, d=d, base=base)
 
 
-@finite_result
 def two_step_angle_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return a bound on :math:`|\mathrm{fl}(m\hat\theta_i) - m\theta_i|` that counts the rounding of θ̂_i too.
 
@@ -126,4 +126,7 @@ def two_step_angle_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     m = check_positions(m)
     d, base = check_d(d), check_base(base)
     growth = 3.0 + np.arange(0, d, 2) / d * abs(math.log(base))
-    return np.abs(angles(m, d, base)) * UNIT_ROUNDOFF * growth * (1.0 + 2.0**-40)
+    return finite_result(
+        np.abs(angles(m, d, base)) * UNIT_ROUNDOFF * growth * (1.0 + 2.0**-40),
+        "two_step_angle_bound", m=m, d=d, base=base,
+    )

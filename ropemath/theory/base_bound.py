@@ -72,7 +72,6 @@ def _blocks(theta: np.ndarray, length: int):
         yield start, c[:, : min(c.shape[1], length - start)]
 
 
-@finite_result
 def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`C_b(m) = \sum_{i=0}^{d/2-1}\cos(m\theta_i)`, shape ``m.shape`` (direct sum).
 
@@ -89,10 +88,12 @@ def cosine_sum(m: npt.ArrayLike, d: int = 128, base: float = 10000.0) -> np.ndar
     d = check_d(d)
     base = check_base(base)
     m = check_positions(m)
-    return np.cos(m[..., None] * _theta(d, np.asarray(base))).sum(axis=-1)
+    return finite_result(
+        np.cos(m[..., None] * _theta(d, np.asarray(base))).sum(axis=-1),
+        "cosine_sum", m=m, d=d, base=base,
+    )
 
 
-@finite_result
 def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0) -> np.ndarray:
     r"""Return :math:`\min_{0 \le m < L} C_b(m)` for each base (shape ``np.shape(base)``).
 
@@ -116,7 +117,7 @@ def cosine_sum_minimum(length: int, d: int = 128, base: npt.ArrayLike = 10000.0)
     out = np.full(flat.shape, np.inf)
     for _, c in _blocks(_theta(d, flat), L):
         np.minimum(out, c.min(axis=1), out=out)
-    return out.reshape(bases.shape)
+    return finite_result(out.reshape(bases.shape), "cosine_sum_minimum", length=length, d=d, base=base)
 
 
 def _slope_bounds(m: np.ndarray, theta: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -187,7 +188,6 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
     raise RuntimeError(f"base_lower_bound: no base found within max_steps={max_steps} (length {L})")
 
 
-@finite_result
 def base_lower_bound(
     length: int, d: int = 128, *, start: float = 1.0, rtol: float = 1e-9, max_steps: int = 100000
 ) -> BaseBound:
@@ -228,10 +228,12 @@ def base_lower_bound(
     if not 1e-15 <= rtol < 0.1:
         raise ValueError(f"rtol must be in [1e-15, 0.1) (float64 resolves bases to ~2e-16), got {rtol}")
     max_steps = check_int(max_steps, "max_steps", minimum=1)
-    return _search(L, d, start, rtol, max_steps)
+    return finite_result(
+        _search(L, d, start, rtol, max_steps),
+        "base_lower_bound", length=length, d=d, start=start, rtol=rtol, max_steps=max_steps,
+    )
 
 
-@finite_result
 def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tuple[float, float, float]]:
     r"""Group the grid points where the condition fails into runs: ``(first base, last base, worst margin)``.
 
@@ -262,4 +264,4 @@ def failing_intervals(bases: npt.ArrayLike, margins: npt.ArrayLike) -> list[tupl
             k = j + 1
         else:
             k += 1
-    return out
+    return finite_result(out, "failing_intervals", bases=bases, margins=margins)

@@ -58,7 +58,6 @@ def _sums_block(r: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return re, im
 
 
-@finite_result
 def partial_sums(
     r: npt.ArrayLike, d: int, base: float = 10000.0, *, theta: npt.ArrayLike | None = None
 ) -> np.ndarray:
@@ -77,7 +76,10 @@ def partial_sums(
     """
     th = _theta(d, base, theta)
     r = check_positions(r, "r")
-    return np.cumsum(np.exp(1j * (r[..., None] * th)), axis=-1)
+    return finite_result(
+        np.cumsum(np.exp(1j * (r[..., None] * th)), axis=-1),
+        "partial_sums", r=r, d=d, base=base, theta=theta,
+    )
 
 
 def _chunked(r: np.ndarray, chunk: int, fn) -> np.ndarray:
@@ -103,7 +105,6 @@ def _chunked(r: np.ndarray, chunk: int, fn) -> np.ndarray:
     return out.reshape(r.shape)
 
 
-@finite_result
 def decay_bound(
     r: npt.ArrayLike,
     d: int,
@@ -137,10 +138,9 @@ def decay_bound(
         re += np.multiply(im, im, out=im)
         return np.sqrt(re, out=re).sum(axis=0) / th.size
 
-    return _chunked(r, chunk, block)
+    return finite_result(_chunked(r, chunk, block), "decay_bound", r=r, d=d, base=base, theta=theta, chunk=chunk)
 
 
-@finite_result
 def decay_bound_slope(
     r: npt.ArrayLike,
     d: int,
@@ -180,10 +180,9 @@ def decay_bound_slope(
         terms = np.divide(num, mod, out=np.zeros_like(num), where=mod > 0)
         return terms.sum(axis=0) / th.size
 
-    return _chunked(r, chunk, block)
+    return finite_result(_chunked(r, chunk, block), "decay_bound_slope", r=r, d=d, base=base, theta=theta, chunk=chunk)
 
 
-@finite_result
 def rising_intervals(
     d: int = 128,
     base: float = 10000.0,
@@ -236,10 +235,9 @@ def rising_intervals(
             start = None
     if start is not None:
         out.append((float(start), float(r_max)))
-    return out
+    return finite_result(out, "rising_intervals", d=d, base=base, r_max=r_max, step=step, theta=theta)
 
 
-@finite_result
 def binned_bound(
     edges: npt.ArrayLike,
     d: int,
@@ -274,4 +272,7 @@ def binned_bound(
     frac = (np.arange(per_bin) + 0.5) / per_bin
     r = e[:-1, None] + frac * np.diff(e)[:, None]
     b = decay_bound(r, d, theta=th)
-    return b.mean(axis=1), np.quantile(b, lo_q, axis=1), np.quantile(b, hi_q, axis=1)
+    return finite_result(
+        (b.mean(axis=1), np.quantile(b, lo_q, axis=1), np.quantile(b, hi_q, axis=1)),
+        "binned_bound", edges=edges, d=d, base=base, per_bin=per_bin, quantiles=quantiles, theta=theta,
+    )

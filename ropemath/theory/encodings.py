@@ -64,9 +64,7 @@ def _check_matrix(w: object, name: str, *, cols: int) -> np.ndarray:
         raise TypeError(f"{name} must be a real floating-point matrix, got {_describe(arr)}")
     if arr.ndim != 2 or arr.shape[1] != cols or arr.shape[0] == 0:
         raise ValueError(f"{name} must have shape (d_k, {cols}) with d_k > 0, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite values, got non-finite entries")
-    return arr.astype(np.float64)
+    return check_x(arr, name).astype(np.float64)
 
 
 def _check_finite(arr: np.ndarray, name: str) -> np.ndarray:
@@ -84,7 +82,6 @@ def _check_sequence(positions: object, name: str = "positions") -> np.ndarray:
     return arr
 
 
-@finite_result
 def sinusoidal_encoding(positions: npt.ArrayLike, d: int, *, base: float = 10000.0) -> np.ndarray:
     r"""Return the sinusoidal position vectors, shape ``positions.shape + (d,)``, float64.
 
@@ -108,10 +105,9 @@ def sinusoidal_encoding(positions: npt.ArrayLike, d: int, *, base: float = 10000
     out = np.empty(positions.shape + (d,), dtype=np.float64)
     out[..., 0::2] = np.sin(phase)
     out[..., 1::2] = np.cos(phase)
-    return out
+    return finite_result(out, "sinusoidal_encoding", positions=positions, d=d, base=base)
 
 
-@finite_result
 def sinusoidal_dot_closed_form(r: npt.ArrayLike, d: int, *, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`\sum_t \cos(r\,\omega_t)`, the closed form of :math:`p_i^\top p_j` at :math:`r = i-j`.
 
@@ -124,10 +120,12 @@ def sinusoidal_dot_closed_form(r: npt.ArrayLike, d: int, *, base: float = 10000.
     4.0
     """
     r = check_positions(r, "r")
-    return np.cos(r[..., None] * frequencies(check_d(d), check_base(base))).sum(axis=-1)
+    return finite_result(
+        np.cos(r[..., None] * frequencies(check_d(d), check_base(base))).sum(axis=-1),
+        "sinusoidal_dot_closed_form", r=r, d=d, base=base,
+    )
 
 
-@finite_result
 def additive_scores(
     x: npt.ArrayLike, p: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike
 ) -> np.ndarray:
@@ -157,10 +155,9 @@ def additive_scores(
         raise ValueError(f"w_k must have the shape of w_q {w_q.shape}, got shape {w_k.shape}")
     q = (x + p) @ w_q.T
     k = (x + p) @ w_k.T
-    return q @ k.T
+    return finite_result(q @ k.T, "additive_scores", x=x, p=p, w_q=w_q, w_k=w_k)
 
 
-@finite_result
 def sinusoidal_scores(
     x: npt.ArrayLike,
     positions: npt.ArrayLike,
@@ -188,10 +185,12 @@ def sinusoidal_scores(
     if positions.shape[0] != x.shape[0]:
         raise ValueError(f"positions must have shape ({x.shape[0]},), got shape {positions.shape}")
     p = sinusoidal_encoding(positions, x.shape[1], base=base)
-    return additive_scores(x, p, w_q, w_k)
+    return finite_result(
+        additive_scores(x, p, w_q, w_k),
+        "sinusoidal_scores", x=x, positions=positions, w_q=w_q, w_k=w_k, base=base,
+    )
 
 
-@finite_result
 def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
     r"""Return the (N, N) matrix of a learned relative bias :math:`b(\mathrm{clip}(m-n, -K, K))`.
 
@@ -218,13 +217,15 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
     _check_finite(table, "table")
     K = table.shape[0] // 2
     r = (positions[:, None] - positions[None, :]).astype(np.int64)
-    return table.astype(np.float64)[np.clip(r, -K, K) + K]
+    return finite_result(
+        table.astype(np.float64)[np.clip(r, -K, K) + K],
+        "relative_bias", positions=positions, table=table,
+    )
 
 
 # --- symbolic results (sympy imported lazily) --------------------------------------------
 
 
-@finite_result
 def additive_score_expansion(
     d: int | None = None, d_k: int | None = None
 ) -> tuple[sympy.Expr, dict[str, sympy.Expr]]:
@@ -268,10 +269,9 @@ def additive_score_expansion(
     order = ["content-content", "content-position", "position-content", "position-position"]
     if sorted(labels) != order:  # pragma: no cover - would mean sympy changed behaviour
         raise RuntimeError(f"unexpected expansion {expanded}")
-    return lhs, {key: labels[key] for key in order}
+    return finite_result((lhs, {key: labels[key] for key in order}), "additive_score_expansion", d=d, d_k=d_k)
 
 
-@finite_result
 def sinusoidal_dot_identity(d: int) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
     r"""Prove :math:`p_i^\top p_j = \sum_t \cos((i-j)\omega_t)` with sympy; return ``(lhs, rhs, residual)``.
 
@@ -304,10 +304,9 @@ def sinusoidal_dot_identity(d: int) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]
     lhs = (vector(i).T * vector(j))[0, 0]
     rhs = sp.Add(*[sp.cos((i - j) * w) for w in omegas])
     residual = sp.expand(rhs - lhs, trig=True)
-    return lhs, rhs, residual
+    return finite_result((lhs, rhs, residual), "sinusoidal_dot_identity", d=d)
 
 
-@finite_result
 def sinusoidal_pair_decomposition() -> dict[str, sympy.Expr]:
     r"""Split :math:`p_i^\top M p_j` (one sinusoidal pair, any 2×2 M) into relative and absolute parts.
 
@@ -342,4 +341,7 @@ def sinusoidal_pair_decomposition() -> dict[str, sympy.Expr]:
     relative = (a + e) / 2 * sp.cos((i - j) * omega) + (b - c) / 2 * sp.sin((i - j) * omega)
     absolute = (e - a) / 2 * sp.cos((i + j) * omega) + (b + c) / 2 * sp.sin((i + j) * omega)
     residual = sp.expand(lhs - relative - absolute, trig=True)
-    return {"lhs": lhs, "relative": relative, "absolute": absolute, "residual": residual}
+    return finite_result(
+        {"lhs": lhs, "relative": relative, "absolute": absolute, "residual": residual},
+        "sinusoidal_pair_decomposition",
+    )

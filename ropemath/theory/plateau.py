@@ -69,7 +69,6 @@ def _mean_walk_lengths(count: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-@finite_result
 def random_phase_level(d: int, *, exact: bool = True) -> float:
     r"""Return the far-out level of :math:`B(r)` predicted by independent uniform phases.
 
@@ -97,8 +96,8 @@ def random_phase_level(d: int, *, exact: bool = True) -> float:
     half = d // 2
     j = np.arange(1, half + 1)
     if not exact:
-        return float(np.mean(np.sqrt(np.pi * j) / 2.0))
-    return float(np.mean(_mean_walk_lengths(half)))
+        return finite_result(float(np.mean(np.sqrt(np.pi * j) / 2.0)), "random_phase_level", d=d)
+    return finite_result(float(np.mean(_mean_walk_lengths(half))), "random_phase_level", d=d)
 
 
 

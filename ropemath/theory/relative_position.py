@@ -62,7 +62,6 @@ def _matrix(a: object, name: str) -> np.ndarray:
     return arr.astype(np.float64)
 
 
-@finite_result
 def same_token_score_maps(
     x: npt.ArrayLike, positions: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, *, base: float = 10000.0
 ) -> dict[str, np.ndarray]:
@@ -92,10 +91,12 @@ def same_token_score_maps(
     q = apply_rope(np.broadcast_to(w_q @ x, (pos.size, d)), pos, layout="interleaved", base=base)
     k = apply_rope(np.broadcast_to(w_k @ x, (pos.size, d)), pos, layout="interleaved", base=base)
     absolute = sinusoidal_scores(np.broadcast_to(x, (pos.size, d)), pos, w_q, w_k, base=base)
-    return {"rope": q @ k.T, "absolute": absolute}
+    return finite_result(
+        {"rope": q @ k.T, "absolute": absolute},
+        "same_token_score_maps", x=x, positions=positions, w_q=w_q, w_k=w_k, base=base,
+    )
 
 
-@finite_result
 def toeplitz_deviation(s: npt.ArrayLike) -> float:
     r"""Return :math:`\max_{m,n} |S_{m+1,n+1} - S_{mn}|`: 0 exactly when S is constant along every diagonal.
 
@@ -109,7 +110,7 @@ def toeplitz_deviation(s: npt.ArrayLike) -> float:
     arr = _matrix(s, "s")
     if min(arr.shape) < 2:
         raise ValueError(f"s must be a matrix with at least 2 rows and 2 columns, got shape {arr.shape}")
-    return float(np.max(np.abs(arr[1:, 1:] - arr[:-1, :-1])))
+    return finite_result(float(np.max(np.abs(arr[1:, 1:] - arr[:-1, :-1]))), "toeplitz_deviation", s=s)
 
 
 def expansion_term_values(terms: dict[str, sympy.Expr], values: dict[str, npt.ArrayLike]) -> dict[str, float]:
@@ -162,7 +163,6 @@ def scaled_rotation_conditions() -> dict[str, object]:
     }
 
 
-@finite_result
 def scaled_rotation_blocks(coefficients: npt.ArrayLike) -> np.ndarray:
     r"""Return the block-diagonal matrix with blocks :math:`a_t I + b_t J`, one per row :math:`(a_t, b_t)`.
 
@@ -178,10 +178,12 @@ def scaled_rotation_blocks(coefficients: npt.ArrayLike) -> np.ndarray:
     ab = check_x(coefficients, "coefficients").astype(np.float64)
     if ab.ndim != 2 or ab.shape[1] != 2 or ab.shape[0] == 0:
         raise ValueError(f"coefficients must have shape (count, 2), got shape {ab.shape}")
-    return block_diagonal([[[a, b], [-b, a]] for a, b in ab.tolist()])
+    return finite_result(
+        block_diagonal([[[a, b], [-b, a]] for a, b in ab.tolist()]),
+        "scaled_rotation_blocks", coefficients=coefficients,
+    )
 
 
-@finite_result
 def position_term_shift_change(
     m: npt.ArrayLike, positions: npt.ArrayLike, shift: float, *, base: float = 10000.0
 ) -> float:
@@ -208,10 +210,12 @@ def position_term_shift_change(
         enc = sinusoidal_encoding(p, d, base=base)
         return enc @ arr @ enc.T
 
-    return float(np.max(np.abs(term(pos + float(shift)) - term(pos))))
+    return finite_result(
+        float(np.max(np.abs(term(pos + float(shift)) - term(pos)))),
+        "position_term_shift_change", m=m, positions=positions, shift=shift, base=base,
+    )
 
 
-@finite_result
 def linear_attention_two_ways(
     phi_q: npt.ArrayLike, phi_k: npt.ArrayLike, v: npt.ArrayLike
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -235,4 +239,4 @@ def linear_attention_two_ways(
     quadratic = (sim @ vv) / sim.sum(axis=1, keepdims=True)
     state, norm = vv.T @ fk, fk.sum(axis=0)
     factored = np.stack([(state @ f) / (norm @ f) for f in fq])
-    return quadratic, factored
+    return finite_result((quadratic, factored), "linear_attention_two_ways", phi_q=phi_q, phi_k=phi_k, v=v)

@@ -40,7 +40,6 @@ __all__ = [
 ]
 
 
-@finite_result
 def similar_key_expected_score(
     r: npt.ArrayLike, d: int = 128, base: float = 10000.0, pair_power: npt.ArrayLike | None = None
 ) -> np.ndarray:
@@ -65,10 +64,12 @@ def similar_key_expected_score(
     power = np.full(d // 2, 2.0) if pair_power is None else np.asarray(pair_power, dtype=float)
     if power.shape != (d // 2,) or not np.all(np.isfinite(power)) or np.any(power < 0):
         raise ValueError(f"pair_power must be d/2 = {d // 2} finite values >= 0")
-    return np.cos(r[..., None] * theta) @ power
+    return finite_result(
+        np.cos(r[..., None] * theta) @ power,
+        "similar_key_expected_score", r=r, d=d, base=base, pair_power=pair_power,
+    )
 
 
-@finite_result
 def similar_key_scores(
     r: npt.ArrayLike, d: int = 128, base: float = 10000.0, *, trials: int = 4000, noise: float = 1.0, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -101,10 +102,12 @@ def similar_key_scores(
     scores = np.stack([np.sum(apply_rope(q, n + ri, layout="interleaved", base=base) * key, axis=1) for ri in flat])
     mean = scores.mean(axis=1)
     se = scores.std(axis=1, ddof=1) / math.sqrt(trials)
-    return mean.reshape(r.shape), se.reshape(r.shape)
+    return finite_result(
+        (mean.reshape(r.shape), se.reshape(r.shape)),
+        "similar_key_scores", r=r, d=d, base=base, trials=trials, noise=noise,
+    )
 
 
-@finite_result
 def normalised_plateau(d: int) -> float:
     r"""Return the far-out level of the relative upper bound divided by its value at :math:`r = 0`.
 
@@ -118,7 +121,7 @@ def normalised_plateau(d: int) -> float:
     0.1475
     """
     d = check_d(d)
-    return random_phase_level(d) / ((d // 2 + 1) / 2.0)
+    return finite_result(random_phase_level(d) / ((d // 2 + 1) / 2.0), "normalised_plateau", d=d)
 
 
 def plateau_fit_constant(dims: npt.ArrayLike) -> float:
