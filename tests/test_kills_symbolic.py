@@ -38,3 +38,25 @@ def test_complex_rotation_turns_by_m_theta_counter_clockwise():
     assert complex_rotation(sp.Integer(1), 1).subs(theta, sp.pi / 2) == sp.I
     assert complex_rotation(sp.Integer(1), 2).subs(theta, sp.pi / 4) == sp.I
     assert complex_rotation(sp.Integer(3), 4).subs(theta, sp.pi / 4) == -3  # m = 4, theta = pi/4: a half turn
+
+
+def _cayley_orthogonal():
+    """A rational 4x4 orthogonal matrix: the Cayley transform (I - K)(I + K)^-1 of a skew K."""
+    K = sp.Matrix([[0, 1, 2, 0], [-1, 0, 1, 1], [-2, -1, 0, 3], [0, -1, -3, 0]])
+    return (sp.eye(4) - K) * (sp.eye(4) + K).inv()
+
+
+def test_normal_form_with_real_eigenvalues_and_a_repeated_one():
+    from ropemath.symbolic.general import is_real_normal_form, real_normal_form
+
+    Q = _cayley_orthogonal()
+    c, s = sp.Rational(3, 5), sp.Rational(4, 5)  # cos and sin of the angle of the rotation block, 0 < angle < pi
+    S = Q * sp.diag(sp.Matrix([[c, -s], [s, c]]), 1, -1) * Q.T
+    P, D = real_normal_form(S)
+    assert is_real_normal_form(S, P, D)
+    assert D[:2, :2] == sp.Matrix([[c, -s], [s, c]])  # the block first, turning by +angle (sin > 0)
+    assert sorted(D[2:, 2:].diagonal()) == [-1, 1]
+    reflection = Q * sp.diag(1, 1, -1, -1) * Q.T  # eigenspaces of dimension two: bases to orthonormalise
+    P, D = real_normal_form(reflection)
+    assert P.T * P == sp.eye(4) and P.T * reflection * P == D
+    assert sorted(D.diagonal()) == [-1, -1, 1, 1] and D == sp.diag(*D.diagonal())
