@@ -6,6 +6,7 @@ paper's formulas worked by hand, or sympy used directly.
 
 from pathlib import Path
 
+import pytest
 import sympy as sp
 
 from ropemath import symbolic
@@ -60,3 +61,11 @@ def test_normal_form_with_real_eigenvalues_and_a_repeated_one():
     P, D = real_normal_form(reflection)
     assert P.T * P == sp.eye(4) and P.T * reflection * P == D
     assert sorted(D.diagonal()) == [-1, -1, 1, 1] and D == sp.diag(*D.diagonal())
+
+
+def test_normal_form_refuses_a_repeated_complex_eigenvalue_naming_S():
+    from ropemath.symbolic.general import real_normal_form
+
+    block = sp.Matrix([[sp.Rational(3, 5), -sp.Rational(4, 5)], [sp.Rational(4, 5), sp.Rational(3, 5)]])
+    with pytest.raises(ValueError, match="^S must have complex eigenvalues of multiplicity one$"):
+        real_normal_form(sp.diag(block, block))  # 3/5 + 4i/5 twice
