@@ -291,7 +291,7 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
 
 
 def _large_d_limit(r: float) -> float:
-    r"""The d -> infinity limit of :math:`\frac2d\sum_i\cos(r\theta_i)`, :math:`(\mathrm{Ci}(r) - \mathrm{Ci}(r/b))/\ln b`.
+    r"""The d -> infinity limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r)-\mathrm{Ci}(r/b))/\ln b`.
 
     With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`.
     """
@@ -327,8 +327,8 @@ def decay_with_dimension(
     return Outcome(
         "fails" if refuted else "holds",
         f"(2/d) sum_i cos(r theta_i) for d = 2^6, 2^10, 2^14, 2^18, 2^22: {shown}. Claimed limit {claimed}: refuted at "
-        f"r in {[f'{r:g}' for r in refuted]} (the claimed value is more than 10 times farther from L(r) than the sum at "
-        f"d = 2^22). Correction: the sums converge to L(r) (gap at d = 2^22 below 1e-4 and smaller than at d = 2^6: "
+        f"r in {[f'{r:g}' for r in refuted]} (the claimed value is more than 10 times farther from L(r) than the sum "
+        f"at d = 2^22). Correction: the sums converge to L(r) (gap at d = 2^22 below 1e-4 and smaller than at d = 2^6: "
         f"{'checked' if converged else 'NOT so'}); L(r) tends to 0 only as r grows too (the iterated limit).",
         example if refuted else None,
         converged,
