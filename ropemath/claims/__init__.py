@@ -18,19 +18,8 @@ from ropemath.claims import note000, note001, note002, note003, note004
 from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
 
 __all__ = [
-    "LEDGER",
-    "NOTES",
-    "NOTE_MODULES",
-    "VERDICTS",
-    "Entry",
-    "Outcome",
-    "Result",
-    "Source",
-    "entries",
-    "note_source",
-    "run",
-    "run_ledger",
-    "summary",
+    "LEDGER", "NOTES", "NOTE_MODULES", "VERDICTS", "Entry", "Outcome", "Result", "Source", "entries", "note_source",
+    "run", "run_ledger", "summary",
 ]
 
 NOTE_MODULES = {"000": note000, "001": note001, "002": note002, "003": note003, "004": note004}

@@ -159,11 +159,7 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     )
     _, den = rope_linear_terms(q, k, pos, layout="interleaved", base=1e4)
     example = {
-        "d": 2,
-        "phi(q_m) = phi(k_n)": [1.0, 1.0],
-        "m": distance,
-        "n": 0,
-        "|R_3 phi(q)| = |phi(q)|": num(np.sqrt(2)),
+        "d": 2, "phi(q_m) = phi(k_n)": [1.0, 1.0], "m": distance, "n": 0, "|R_3 phi(q)| = |phi(q)|": num(np.sqrt(2)),
         "rotated numerator": num(low),
     }
     return Outcome(
@@ -226,8 +222,7 @@ def rotated_scores(*, sign: int = 1) -> Outcome:
     loop = np.array([[q[a] @ rotation_matrix(sign * (pos[b] - pos[a]), 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
-        "ropemath.attention.softmax.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)",
-        tol=1e-12,
+        "ropemath.attention.softmax.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)", tol=1e-12,
     )
 
 

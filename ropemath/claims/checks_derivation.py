@@ -84,8 +84,7 @@ def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
     z = (c + i * sp.sin(_t)) * (_x + i * _y)
     s = sign * sp.sin(_t)
     lines = [
-        c * _x + c * _y * i + s * _x * i - s * _y,
-        (c + s * i) * _x + (-s + c * i) * _y,
+        c * _x + c * _y * i + s * _x * i - s * _y, (c + s * i) * _x + (-s + c * i) * _y,
         (sp.Matrix([[1, i]]) * sp.Matrix([[c, -s], [s, c]]) * sp.Matrix([_x, _y]))[0, 0],
     ]
     return _symbolic(
@@ -321,12 +320,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
         w = c * v if parallel else c * np.array([-v[1], v[0]])
         worst = max(worst, abs(_score(v, w, m, m - sign, t) - (v @ w) * np.cos(t)) / (abs(c) * v @ v))
     example = {
-        "q": [1.0, 0.0],
-        "k": [1.0, 0.0],
-        "theta": 1.0,
-        "m": distance,
-        "n": 0,
-        "true side": num(actual),
+        "q": [1.0, 0.0], "k": [1.0, 0.0], "theta": 1.0, "m": distance, "n": 0, "true side": num(actual),
         "stated": num(stated),
     }
     return conditional(
@@ -365,12 +359,7 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         worst_correction = max(worst_correction, abs(score - correct(q, k, sign, t)) / scale)
     q = np.array([1.0, 0.0])
     example = {
-        "q": [1.0, 0.0],
-        "k": [1.0, 0.0],
-        "theta": 1.0,
-        "m": 2,
-        "n": 0,
-        "true side": num(_score(q, q, 2, 0)),
+        "q": [1.0, 0.0], "k": [1.0, 0.0], "theta": 1.0, "m": 2, "n": 0, "true side": num(_score(q, q, 2, 0)),
         "stated": num(stated(q, q, 2.0, 1.0)),
         "q, k = (1, 0), (0, 1) at m - n = 1: true side": num(_score(q, np.array([0.0, 1.0]), 1, 0)),
     }
@@ -393,15 +382,8 @@ def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     s1, s2 = _score(q, k1, 1, 0, theta), _score(q, k2, 1, 0, theta)
     corr = refutations.get_refutation("relative_sign").correct
     example = {
-        "theta": theta,
-        "m": 1,
-        "n": 0,
-        "q": [1.0, 0.0],
-        "k": [0.0, 1.0],
-        "k'": [0.0, -1.0],
-        "q.k = q.k'": 0.0,
-        "score(q, k)": num(s1),
-        "score(q, k')": num(s2),
+        "theta": theta, "m": 1, "n": 0, "q": [1.0, 0.0], "k": [0.0, 1.0], "k'": [0.0, -1.0], "q.k = q.k'": 0.0,
+        "score(q, k)": num(s1), "score(q, k')": num(s2),
     }
     return Outcome(
         "fails" if abs(s1 - s2) > GAP else "holds",

@@ -134,10 +134,7 @@ def shared_frequencies(*, other: int = 1) -> Outcome:
     same = R[0, 0] == R[other, other]
     distinct = len(set(frequencies(128).tolist())) == 64
     example = {
-        "d": 4,
-        "m": 1,
-        "R[0,0]": num(R[0, 0]),
-        f"R[{other},{other}]": num(R[other, other]),
+        "d": 4, "m": 1, "R[0,0]": num(R[0, 0]), f"R[{other},{other}]": num(R[other, other]),
         "theta of coordinates 0 and 1": num(theta[0]),
     }
     return Outcome(
@@ -222,11 +219,8 @@ def score_decays(*, slowest_only: bool = False) -> Outcome:
     trend, text = _bound_trend()
     bound_ok = _abel()["violations"] == 0
     example = {
-        "d": 128,
-        "base": 10000,
-        "q = k": "(0, ..., 0, 1, 1)" if slowest_only else "(1, ..., 1)",
-        f"score(r={r1})": num(s[r1]),
-        f"score(r={r1 + 1})": num(s[r1 + 1]),
+        "d": 128, "base": 10000, "q = k": "(0, ..., 0, 1, 1)" if slowest_only else "(1, ..., 1)",
+        f"score(r={r1})": num(s[r1]), f"score(r={r1 + 1})": num(s[r1 + 1]),
         "random q, k (seed 0)": {"score(r=0)": num(sr[0]), f"score(r={far})": num(sr[far])},
     }
     return Outcome(
@@ -247,11 +241,7 @@ def bound_decreases(*, start: float = 0.0) -> Outcome:
     trend, text = _bound_trend(start)
     level = random_phase_level(128)
     example = {
-        "d": 128,
-        "base": 10000,
-        f"B({r1})": num(b[r1]),
-        f"B({r1 + 1})": num(b[r1 + 1]),
-        "B(1024)": num(b[1024]),
+        "d": 128, "base": 10000, f"B({r1})": num(b[r1]), f"B({r1 + 1})": num(b[r1 + 1]), "B(1024)": num(b[1024]),
         "B(4096)": num(b[4096]),
     }
     return conditional(
@@ -275,10 +265,7 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
     below = np.nonzero(curves[100000.0] < curves[10000.0] - GAP)[0]
     at = int(below[0])
     example = {
-        "d": 128,
-        "r": at,
-        "B at base 10000": num(curves[10000.0][at]),
-        "B at base 100000": num(curves[100000.0][at]),
+        "d": 128, "r": at, "B at base 10000": num(curves[10000.0][at]), "B at base 100000": num(curves[100000.0][at]),
     }
     return conditional(
         below.size > 0,

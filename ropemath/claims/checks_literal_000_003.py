@@ -21,9 +21,7 @@ from ropemath.core.rotation import rotation_matrix
 from ropemath.theory.encodings import sinusoidal_encoding
 
 __all__ = [
-    "absolute_breaks_linear",
-    "complex_score_frequency_index",
-    "elementwise_as_kronecker",
+    "absolute_breaks_linear", "complex_score_frequency_index", "elementwise_as_kronecker",
     "sinusoidal_position_variable",
 ]
 

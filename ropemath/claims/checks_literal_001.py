@@ -88,10 +88,7 @@ def polar_split_literal(*, complex_g: bool = False) -> Outcome:
         worst = max(worst, abs(abs(z) - abs(f(a, p)) * abs(f(b, r))), abs(z / abs(z) - turn))
     inputs = {"f(x, m)": "x e^(i m theta)", "theta": theta, "q": "1", "k": "i", "m = n": 0, "g": _show(g)}
     return refuted(
-        stated,
-        actual,
-        inputs,
-        worst if ok else float("inf"),
+        stated, actual, inputs, worst if ok else float("inf"),
         f"R_f(q,m) R_f(k,n) (stated) vs R_g = |g| with g = {'f f*' if complex_g else 'Re(f f*)'}; {text}",
     )
 
@@ -179,12 +176,8 @@ def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) 
 
     example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0}
     return _initial_condition(
-        statement,
-        _scaled(1.0, offset=offset),
-        _scaled(1.0, offset=inside_offset),
-        53,
-        ("phase_solution", "initial_phase"),
-        example,
+        statement, _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset), 53,
+        ("phase_solution", "initial_phase"), example,
     )
 
 

@@ -219,8 +219,7 @@ def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     worst = max(worst, norm_error(a, 3.0) if stretch == 1.0 else 0.0, orthogonality_error(3.0, 16))
     what = "R_m" if stretch == 1.0 else f"{stretch:g} R_m"
     return identity(
-        worst,
-        f"{what}: relative length change and angle change, 16 pairs in R^16 (seed 65), 6 positions; R^T R = I",
+        worst, f"{what}: relative length change and angle change, 16 pairs in R^16 (seed 65), 6 positions; R^T R = I",
         tol=1e-9,
     )
 

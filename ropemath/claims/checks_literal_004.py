@@ -20,13 +20,8 @@ from ropemath.core.rotation import rotation_matrix
 from ropemath.theory.encodings import relative_bias, sinusoidal_encoding
 
 __all__ = [
-    "angle_represents_position",
-    "initial_projection_literal",
-    "parity_literal",
-    "sdpa_is_inner_product",
-    "sinusoidal_literal",
-    "sparse_is_inefficient",
-    "t5_bias_literal",
+    "angle_represents_position", "initial_projection_literal", "parity_literal", "sdpa_is_inner_product",
+    "sinusoidal_literal", "sparse_is_inefficient", "t5_bias_literal",
 ]
 
 
@@ -49,10 +44,7 @@ def sinusoidal_literal(*, argument: str = "k") -> Outcome:
     correction = max(float(np.max(np.abs(written(i) - sinusoidal_encoding(i, d)))) for i in positions)
     same = float(np.max(np.abs(stated(0.0) - stated(1.0))))
     out = refuted(
-        float(stated(0.0)[0]),
-        float(sinusoidal_encoding(0.0, d)[0]),
-        {"d": d, "k": k, "i": 0, "t": 0},
-        correction,
+        float(stated(0.0)[0]), float(sinusoidal_encoding(0.0, d)[0]), {"d": d, "k": k, "i": 0, "t": 0}, correction,
         f"p_(i,0) with {argument} in the numerator vs Vaswani's p_(0,0) = sin(0)",
     )
     return Outcome(
@@ -117,9 +109,7 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
     gap = float(S[1, 0] - S[4, 3])
     corr = shift_change(relative, np.arange(N, dtype=float), 3.0)
     example = {
-        "b_(i,j)": "(i + 2 j) / 10",
-        "x_i": "the same token at every position (seed 60)",
-        "i - j": 1,
+        "b_(i,j)": "(i + 2 j) / 10", "x_i": "the same token at every position (seed 60)", "i - j": 1,
         "score(1, 0) - score(4, 3)": num(gap),
     }
     broken = abs(gap) > GAP
@@ -150,10 +140,8 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
         w, xm = rng.standard_normal((2, 2)), rng.standard_normal(2)
         corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, layout="interleaved", base=10000.0) - w @ xm))))
     out = refuted(
-        float(stated[0]),
-        float(f_q0[0]),
-        {"W_q": [[2.0, 1.0], [0.0, 1.0]], "x_m": [1.0, 0.0], "x_n": [0.0, 1.0], "coordinate": 0},
-        corr,
+        float(stated[0]), float(f_q0[0]),
+        {"W_q": [[2.0, 1.0], [0.0, 1.0]], "x_m": [1.0, 0.0], "x_n": [0.0, 1.0], "coordinate": 0}, corr,
         f"first coordinate of W_q x_{token} vs f_q(x_m, 0) = (W_q x_m) e^(i 0 theta)",
     )
     return Outcome(

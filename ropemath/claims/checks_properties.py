@@ -135,10 +135,7 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str
     inside_ok = bool(inside_angles[0] != inside_angles[1]) and inside_drift < 1e-6
     holds_inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9 and inside_ok
     example = {
-        "dtype": short,
-        "d": 128,
-        "positions": [256, 257],
-        "angle of pair 0": num(bf),
+        "dtype": short, "d": 128, "positions": [256, 257], "angle of pair 0": num(bf),
         "float32 angle error at m = 10^6 (rad)": num(drift[10**6]),
     }
     unit = abs(kappa - 1.0) < 1e-12

@@ -166,13 +166,8 @@ def relative_identity(*, sign: int = 1) -> Outcome:
     r""":math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` — depends on m, n only through n - m."""
     err = max(_relative_residual(q, k, pm, pn, sign) for d in DIMS for q, k, pm, pn in _random_pairs(3, d, 5))
     return _with_proof(
-        err,
-        "dense (R_m q)^T(R_n k) vs q^T R_{n-m} k, 15 random cases (seed 3)",
-        "relative_position_2d",
-        "block_diagonal_d4",
-        "block_diagonal_d6",
-        tol=1e-10,
-        wrong=_relative_sign(sign),
+        err, "dense (R_m q)^T(R_n k) vs q^T R_{n-m} k, 15 random cases (seed 3)", "relative_position_2d",
+        "block_diagonal_d4", "block_diagonal_d6", tol=1e-10, wrong=_relative_sign(sign),
     )
 
 
@@ -185,11 +180,7 @@ def transpose_product(*, sign: int = 1) -> Outcome:
         for d in DIMS
     )
     return _with_proof(
-        err,
-        "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}",
-        "block_diagonal_d4",
-        "block_diagonal_d6",
-        tol=1e-10,
+        err, "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}", "block_diagonal_d4", "block_diagonal_d6", tol=1e-10,
         wrong=_relative_sign(sign),
     )
 
@@ -201,14 +192,8 @@ def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
     """
     r0 = refutations.get_refutation(name)
     return refutations.refute(
-        r0.name,
-        r0.claim_latex,
-        source=r0.source,
-        correct=r0.correct,
-        claim=claim,
-        values=dict(r0.values),
-        gap=(r0.gap.latex, gap),
-        holds_when=r0.holds_when,
+        r0.name, r0.claim_latex, source=r0.source, correct=r0.correct, claim=claim, values=dict(r0.values),
+        gap=(r0.gap.latex, gap), holds_when=r0.holds_when,
     )
 
 
@@ -270,10 +255,7 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
         rhs = xm @ (wq.T if transpose else wq) @ rotation_matrix(pn - pm, 8) @ wk @ xn
         err = max(err, abs(lhs - rhs) / (np.linalg.norm(wq @ xm) * np.linalg.norm(wk @ xn)))
     return _with_proof(
-        err,
-        "10 random (W_q, W_k, x_m, x_n) in d = 8 (seed 4)",
-        "weights_transpose_2d",
-        tol=1e-10,
+        err, "10 random (W_q, W_k, x_m, x_n) in d = 8 (seed 4)", "weights_transpose_2d", tol=1e-10,
         wrong=_unchanged if transpose else _transpose_wq,
     )
 
@@ -309,10 +291,8 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
     sparse = all(count == 2 * d for d, count in nonzero.items())
     out = _with_proof(
-        err if sparse else float("inf"),
-        "apply_rope (eq. 34) vs dense R x, interleaved, d in {2, 8, 64}",
-        "elementwise_interleaved_d6",
-        wrong=lambda e: e.subs(m, sign * m),
+        err if sparse else float("inf"), "apply_rope (eq. 34) vs dense R x, interleaved, d in {2, 8, 64}",
+        "elementwise_interleaved_d6", wrong=lambda e: e.subs(m, sign * m),
     )
     return Outcome(
         out.verdict,
@@ -392,11 +372,8 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
         err = max(err, abs(per_pair - (rotation_matrix(pm, d) @ q) @ (rotation_matrix(pn, d) @ k)))
     symbols = thetas(3 + shift)
     return _with_proof(
-        err,
-        "dense R^8 vs per-pair complex products, and the score vs the sum of 4 pair scores",
-        "block_diagonal_d4",
-        "block_diagonal_d6",
-        tol=1e-10,
+        err, "dense R^8 vs per-pair complex products, and the score vs the sum of 4 pair scores", "block_diagonal_d4",
+        "block_diagonal_d6", tol=1e-10,
         wrong=lambda e: e.subs({symbols[i]: symbols[i + shift] for i in range(3)}, simultaneous=True),
     )
 

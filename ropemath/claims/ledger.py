@@ -50,16 +50,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = [
-    "NOTES",
-    "VERDICTS",
-    "Alternative",
-    "Entry",
-    "Outcome",
-    "Result",
-    "Source",
-    "note_entry",
-    "note_source",
-    "rubric",
+    "NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_entry", "note_source", "rubric",
     "run",
 ]
 
@@ -235,22 +226,11 @@ class Result:
         """JSON-ready dictionary with the entry's fields and the computed outcome."""
         e, o = self.entry, self.outcome
         return {
-            "id": e.id,
-            "source": dataclasses.asdict(e.source),
-            "quote": e.quote,
-            "claim": e.claim,
-            "verdict": e.verdict,
-            "computed_verdict": o.verdict,
-            "agrees": self.agrees,
-            "reading": e.reading,
+            "id": e.id, "source": dataclasses.asdict(e.source), "quote": e.quote, "claim": e.claim,
+            "verdict": e.verdict, "computed_verdict": o.verdict, "agrees": self.agrees, "reading": e.reading,
             "alternatives": [{"reading": a.reading, "verdict": a.verdict} for a in e.alternatives],
-            "condition": e.condition,
-            "correction": e.correction,
-            "correction_holds": o.correction_holds,
-            "reason": e.reason,
-            "check": e.check_name,
-            "evidence": o.evidence,
-            "counterexample": o.counterexample,
+            "condition": e.condition, "correction": e.correction, "correction_holds": o.correction_holds,
+            "reason": e.reason, "check": e.check_name, "evidence": o.evidence, "counterexample": o.counterexample,
         }
 
 

@@ -38,35 +38,35 @@ ENTRIES: tuple[Entry, ...] = (
     entry("n001-conjugate", "1.3 复数的共轭", "holds", D.complex_conjugate,
         r"$z^* = \overline{r e^{i\theta}} = r e^{-i\theta}$.",
         quote=r"复数 z = r e i θ z = r e^{i\theta} z=reiθ 的共轭为: z ∗ = r e − i θ z^* = r e^{-i\theta} z=reiθ",
-        reading=r"The LaTeX source is judged; the last plain-text rendering 'z=reiθ' lost the star and the minus "
-        r"(scraping).",
+        reading="The LaTeX source is judged; the last plain-text rendering 'z=reiθ' lost the star and the minus "
+        "(scraping).",
     ),
     entry("n001-rotation-matrix", "1.4 旋转矩阵", "holds", R.counterclockwise,
         r"$R(\theta) = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix}$ rotates a "
         r"vector about the origin by $\theta$, counter-clockwise for $\theta > 0$ (§1.5 item 2 says 逆时针).",
-        quote=r"二维空间中的旋转矩阵 R ( θ ) R(\theta) R(θ) 用来表示一个向量绕原点旋转 θ \theta θ 角度,表示为: "
-        r"R ( θ ) = ( cos ( θ ) − sin ( θ ) sin ( θ ) cos ( θ ) ) R(\theta) = \begin{pmatrix} \cos(\theta) & "
-        r"-\sin(\theta) \\ \sin(\theta) & \cos(\theta) \end{pmatrix} R(θ)=(cos(θ)sin(θ)sin(θ)cos(θ))",
+        quote=r"二维空间中的旋转矩阵 R ( θ ) R(\theta) R(θ) 用来表示一个向量绕原点旋转 θ \theta θ 角度,表示为: R ( θ "
+        r") = ( cos ( θ ) − sin ( θ ) sin ( θ ) cos ( θ ) ) R(\theta) = \begin{pmatrix} \cos(\theta) & -\sin(\theta) "
+        r"\\ \sin(\theta) & \cos(\theta) \end{pmatrix} R(θ)=(cos(θ)sin(θ)sin(θ)cos(θ))",
     ),
     entry("n001-complex-rotation", "1.4 旋转矩阵", "holds", D.complex_times_is_rotation,
-        r"$(\cos\theta + i\sin\theta)(x + iy) = (1, i)\, R(\theta) (x, y)^\top$ with "
-        r"$R(\theta) = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix}$: multiplying by "
+        r"$(\cos\theta + i\sin\theta)(x + iy) = (1, i)\, R(\theta) (x, y)^\top$ with $R(\theta) = "
+        r"\begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta\end{pmatrix}$: multiplying by "
         r"$e^{i\theta}$ rotates $(x, y)$ by $\theta$ (first, second, third and last lines of the derivation).",
         quote=r"\begin{aligned} z &= (cos(\theta) + i sin(\theta))(x + y i) \\ &= (cos(\theta)x + cos(\theta)y i + "
         r"sin(\theta)xi - sin(\theta)y) \\ &= (cos(\theta) + sin(\theta)i)x + (-sin(\theta) + cos(\theta)i)y \\ &= "
         r"(1, i) \begin{pmatrix} cos(\theta)x & -sin(\theta)y \\ sin(\theta)x & cos(\theta)y \end{pmatrix} \\ &= (1, "
-        r"i) \begin{pmatrix} cos(\theta) & -sin(\theta) \\ sin(\theta) & cos(\theta) \end{pmatrix} \begin{pmatrix} "
-        r"x \\ y \end{pmatrix} \end{aligned}",
+        r"i) \begin{pmatrix} cos(\theta) & -sin(\theta) \\ sin(\theta) & cos(\theta) \end{pmatrix} \begin{pmatrix} x "
+        r"\\ y \end{pmatrix} \end{aligned}",
         reading=r"The LaTeX source of the derivation line (the scrape renders it twice more); its fourth line is "
         r"n001-matrix-step. cos and sin are typed without a backslash (rendered 'c o s'); read as the functions. The "
-        r"sentence before it writes the vector as '$\begin{pmatrix} x \ y \end{pmatrix}' (a lost '\\', and a '$' "
-        r"that swallows the Chinese text): read as the column $(x, y)^\top$ of the last line.",
+        r"sentence before it writes the vector as '$\begin{pmatrix} x \ y \end{pmatrix}' (a lost '\\', and a '$' that "
+        r"swallows the Chinese text): read as the column $(x, y)^\top$ of the last line.",
     ),
     entry("n001-matrix-step", "1.4 旋转矩阵", "fails", D.matrix_step_slip,
-        r"Fourth line: $z = (1, i)\begin{pmatrix}\cos\theta\, x & "
-        r"-\sin\theta\, y\\ \sin\theta\, x & \cos\theta\, y\end{pmatrix}$.",
-        correction=r"$z = (1, i)\begin{pmatrix}\cos\theta\, x - \sin\theta\, "
-        r"y\\ \sin\theta\, x + \cos\theta\, y\end{pmatrix}$",
+        r"Fourth line: $z = (1, i)\begin{pmatrix}\cos\theta\, x & -\sin\theta\, y\\ \sin\theta\, x & \cos\theta\, "
+        r"y\end{pmatrix}$.",
+        correction=r"$z = (1, i)\begin{pmatrix}\cos\theta\, x - \sin\theta\, y\\ \sin\theta\, x + \cos\theta\, "
+        r"y\end{pmatrix}$",
         quote=r"&= (1, i) \begin{pmatrix} cos(\theta)x & -sin(\theta)y \\ sin(\theta)x & cos(\theta)y \end{pmatrix} \\",
     ),
     entry("n001-transpose", SECTION_1_5, "holds", R.transpose_rule,
@@ -74,22 +74,22 @@ ENTRIES: tuple[Entry, ...] = (
         r"-\sin\theta & \cos\theta\end{pmatrix}$.",
         quote=r"旋转矩阵 R θ \mathbf{R}_\theta Rθ 是正交矩阵,满足 R θ ⊤ = R − θ \mathbf{R}_\theta^\top = "
         r"\mathbf{R}_{-\theta} Rθ=Rθ 。",
-        reading=r"The LaTeX source is judged; the plain-text rendering 'Rθ=Rθ' (here and in the heading) lost the "
-        r"transpose and the minus (scraping).",
+        reading="The LaTeX source is judged; the plain-text rendering 'Rθ=Rθ' (here and in the heading) lost the "
+        "transpose and the minus (scraping).",
     ),
     entry("n001-negative-angle", SECTION_1_5, "holds", L.negative_angle,
         r"Step 4: $\cos(-\theta) = \cos\theta$, $\sin(-\theta) = -\sin\theta$, so substituting $-\theta$ gives "
         r"$R_{-\theta} = \begin{pmatrix}\cos\theta & \sin\theta\\ -\sin\theta & \cos\theta\end{pmatrix}$.",
         quote=r"利用三角函数的性质 cos ( − θ ) = cos θ \cos(-\theta) = \cos\theta cos(θ)=cosθ sin ( − θ ) = − sin θ "
-        r"\sin(-\theta) = -\sin\theta sin(θ)=sinθ ,所以: R − θ = [ cos θ sin θ − sin θ cos θ ] \mathbf{R}_{-\theta} "
-        r"= \begin{bmatrix} \cos\theta & \sin\theta \\ -\sin\theta & \cos\theta \end{bmatrix} Rθ=[cosθsinθsinθcosθ]",
+        r"\sin(-\theta) = -\sin\theta sin(θ)=sinθ ,所以: R − θ = [ cos θ sin θ − sin θ cos θ ] \mathbf{R}_{-\theta} = "
+        r"\begin{bmatrix} \cos\theta & \sin\theta \\ -\sin\theta & \cos\theta \end{bmatrix} Rθ=[cosθsinθsinθcosθ]",
     ),
     entry("n001-inverse", SECTION_1_5, "holds", R.inverse_rule,
         r"$R_{-\theta}$ is the inverse of $R_\theta$, so $R_\theta^\top = R_\theta^{-1}$: $R_\theta$ is orthogonal.",
-        quote=r"R θ ⊤ = R − θ \mathbf{R}_\theta^\top = \mathbf{R}_{-\theta} Rθ=Rθ 这说明旋转矩阵的转置等于其逆矩阵,"
-        r"因此旋转矩阵是正交矩阵。",
-        reading=r"The note computes $R_{-\theta}$ under the heading 'the inverse' without showing "
-        r"$R_{-\theta} R_\theta = I$; the check supplies that step.",
+        quote=r"R θ ⊤ = R − θ \mathbf{R}_\theta^\top = \mathbf{R}_{-\theta} Rθ=Rθ "
+        r"这说明旋转矩阵的转置等于其逆矩阵,因此旋转矩阵是正交矩阵。",
+        reading=r"The note computes $R_{-\theta}$ under the heading 'the inverse' without showing $R_{-\theta} "
+        r"R_\theta = I$; the check supplies that step.",
     ),
     entry("n001-goal", "2.2 假设", "holds", R.relative_identity,
         r"Requirement: $\langle f(q, m), f(k, n)\rangle = g(q, k, m - n)$ — met by $f(x, m) = R_m x$.",
@@ -101,15 +101,15 @@ ENTRIES: tuple[Entry, ...] = (
         r"$\langle q, k\rangle = \mathrm{Re}(q k^*)$ for 2D vectors read as complex numbers.",
         quote=r"对于复数,内积可以表示为: ⟨ q , k ⟩ = R e ( q k ∗ ) \langle q, k \rangle = \mathrm{Re}(q k^*) "
         r"q,k=Re(qk)",
-        reading=r"The next sentence defines $q^*$ (q^* 是 q 的共轭复数) while the formula uses $k^*$: read as the "
-        r"conjugate of $k$.",
+        reading="The next sentence defines $q^*$ (q^* 是 q 的共轭复数) while the formula uses $k^*$: read as the "
+        "conjugate of $k$.",
     ),
     entry("n001-polar-split", "2.4 使用复数的指数形式", "fails", L.polar_split_literal,
-        r"Substituting polar forms into $\mathrm{Re}(f(q,m) f^*(k,n)) = g(q,k,m-n)$: "
-        r"$R_f(q,m) R_f(k,n) = R_g(q,k,m-n)$ and $\Theta_f(q,m) - \Theta_f(k,n) = \Theta_g(q,k,m-n)$.",
-        correction=r"Require the complex product to be relative, $f(q,m) f^*(k,n) = g(q,k,m-n)$ with complex $g$ "
-        r"(Su; RoFormer §3.4.1); then $R_f(q,m) R_f(k,n) = R_g$ and $\Theta_f(q,m) - \Theta_f(k,n) = \Theta_g$ "
-        r"(mod $2\pi$).",
+        r"Substituting polar forms into $\mathrm{Re}(f(q,m) f^*(k,n)) = g(q,k,m-n)$: $R_f(q,m) R_f(k,n) = "
+        r"R_g(q,k,m-n)$ and $\Theta_f(q,m) - \Theta_f(k,n) = \Theta_g(q,k,m-n)$.",
+        correction=r"Require the complex product to be relative, $f(q,m) f^*(k,n) = g(q,k,m-n)$ with complex $g$ (Su; "
+        r"RoFormer §3.4.1); then $R_f(q,m) R_f(k,n) = R_g$ and $\Theta_f(q,m) - \Theta_f(k,n) = \Theta_g$ (mod "
+        r"$2\pi$).",
         quote=r"代入方程后得到: R f ( q , m ) R f ( k , n ) = R g ( q , k , m − n ) , Θ f ( q , m ) − Θ f ( k , n ) = "
         r"Θ g ( q , k , m − n ) R_f(q, m) R_f(k, n) = R_g(q, k, m - n), \quad \Theta_f(q, m) - \Theta_f(k, n) = "
         r"\Theta_g(q, k, m - n) Rf(q,m)Rf(k,n)=Rg(q,k,mn),Θf(q,m)Θf(k,n)=Θg(q,k,mn)",
@@ -128,9 +128,8 @@ ENTRIES: tuple[Entry, ...] = (
         r"Setting $n = m$ (in §2.4's relations): $R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = \|q\|\|k\|$, "
         r"so $R_f(q,m) = \|q\|$.",
         condition=INITIAL,
-        quote=r"代入 m = n m = n m=n 后,我们得到: R f ( q , m ) R f ( k , n ) = R g ( q , k , 0 ) = "
-        r"R f ( q , 0 ) R f ( k , 0 ) = ∥ q ∥ ∥ k ∥ R_f(q, m) R_f(k, n) = R_g(q, k, 0) = R_f(q, 0) R_f(k, 0) = "
-        r"\| q \| \| k \| "
+        quote=r"代入 m = n m = n m=n 后,我们得到: R f ( q , m ) R f ( k , n ) = R g ( q , k , 0 ) = R f ( q , 0 ) R f "
+        r"( k , 0 ) = ∥ q ∥ ∥ k ∥ R_f(q, m) R_f(k, n) = R_g(q, k, 0) = R_f(q, 0) R_f(k, 0) = \| q \| \| k \| "
         r"Rf(q,m)Rf(k,n)=Rg(q,k,0)=Rf(q,0)Rf(k,0)=q∥∥k",
         reading=r"The last equality is $|f(x, 0)| = |x|$. With one $f$ for queries and keys, $k = q$ gives "
         r"$R_f(q,m)^2 = \|q\|^2$, so the 'we can set' (我们可以设定) is forced.",
@@ -159,8 +158,8 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     entry("n001-solution", "2.8 二维编码形式", "holds", D.solution_2d,
         r"$f(q,m) = \|q\| e^{i(\Theta(q) + m\theta)} = q e^{im\theta} = R(m\theta)(q_0, q_1)^\top$.",
-        quote=r"f ( q , m ) = R f ( q , m ) e i Θ f ( q , m ) = ∥ q ∥ e i ( Θ ( q ) + m θ ) = q e i m θ "
-        r"f(q, m) = R_f(q, m) e^{i \Theta_f(q, m)} = \| q \| e^{i (\Theta(q) + m \theta)} = q e^{im \theta} "
+        quote=r"f ( q , m ) = R f ( q , m ) e i Θ f ( q , m ) = ∥ q ∥ e i ( Θ ( q ) + m θ ) = q e i m θ f(q, m) = "
+        r"R_f(q, m) e^{i \Theta_f(q, m)} = \| q \| e^{i (\Theta(q) + m \theta)} = q e^{im \theta} "
         r"f(q,m)=Rf(q,m)eiΘf(q,m)=qei(Θ(q)+mθ)=qeimθ",
     ),
     entry("n001-relative-derivation", "2.8.1 推导公式", "holds", R.relative_identity,
@@ -172,14 +171,14 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     entry("n001-composition", "2.8.1 推导公式", "holds", R.composition_rule,
         r"Rotations compose by adding angles: $R_\theta R_\phi = R_{\theta+\phi}$ (so $R_{-m} R_n = R_{n-m}$).",
-        quote=r"旋转矩阵的加法性质:旋转矩阵的乘积对应角度的相加,即 R θ R ϕ = R θ + ϕ "
-        r"\mathbf{R}_\theta \mathbf{R}_\phi = \mathbf{R}_{\theta+\phi} RθRϕ=Rθ+ϕ",
+        quote=r"旋转矩阵的加法性质:旋转矩阵的乘积对应角度的相加,即 R θ R ϕ = R θ + ϕ \mathbf{R}_\theta "
+        r"\mathbf{R}_\phi = \mathbf{R}_{\theta+\phi} RθRϕ=Rθ+ϕ",
     ),
     entry("n001-lengths", "2.8.1 推导公式", "holds", R.lengths_and_angle,
         r"Rotation keeps lengths, $\|R_m q\| = \|q\|$, $\|R_n k\| = \|k\|$; and $q \cdot k = \|q\|\|k\|\cos\alpha$ "
         r"with $\alpha$ the angle between $q$ and $k$.",
-        quote=r"旋转矩阵保持向量的长度不变,即 ∥ R m q ∥ = ∥ q ∥ \|\mathbf{R}_m \mathbf{q}\| = "
-        r"\|\mathbf{q}\| Rmq=q ∥ R n k ∥ = ∥ k ∥ \|\mathbf{R}_n \mathbf{k}\| = \|\mathbf{k}\| Rnk=k",
+        quote=r"旋转矩阵保持向量的长度不变,即 ∥ R m q ∥ = ∥ q ∥ \|\mathbf{R}_m \mathbf{q}\| = \|\mathbf{q}\| Rmq=q ∥ "
+        r"R n k ∥ = ∥ k ∥ \|\mathbf{R}_n \mathbf{k}\| = \|\mathbf{k}\| Rnk=k",
     ),
     entry("n001-norms-times-cos", "2.8.1 推导公式", "fails", D.norms_times_cos,
         r"$R_m q \cdot R_n k = \|R_m q\|\|R_n k\|\cos((m-n)\theta) = \|q\|\|k\|\cos((m-n)\theta)$.",
@@ -199,36 +198,33 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     entry("n001-cos-theta", "2.8.1 推导公式", "fails", D.cos_theta_generic,
         r"'In some cases' $R_m q \cdot R_n k = (q\cdot k)\cos\theta$, the cases not stated.",
-        correction=r"$R_m q \cdot R_n k = (q\cdot k)\cos((m-n)\theta) + (q_0 k_1 - q_1 k_0)\sin((m-n)\theta)$; "
-        r"it reduces to $(q\cdot k)\cos\theta$ only for $q \parallel k$ at $m - n = \pm 1$, a set of measure zero.",
+        correction=r"$R_m q \cdot R_n k = (q\cdot k)\cos((m-n)\theta) + (q_0 k_1 - q_1 k_0)\sin((m-n)\theta)$; it "
+        r"reduces to $(q\cdot k)\cos\theta$ only for $q \parallel k$ at $m - n = \pm 1$, a set of measure zero.",
         quote=r"某些情况下上式也可化简为: R m q ⋅ R n k = ( q ⋅ k ) ⋅ cos ( θ ) " + _R_M_Q_R_N_K + r" = "
         r"(\mathbf{q} \cdot \mathbf{k}) \cdot \cos(\theta) RmqRnk=(qk)cos(θ)",
-        reading=r"$\theta$ is the angle per position of the lines above, so 'the above formula simplifies' at "
-        r"$m - n = \pm 1$; the cases where it does ($q \parallel k$) have measure zero, so by rule 5 the "
-        r"unstated condition does not make it holds-if.",
+        reading=r"$\theta$ is the angle per position of the lines above, so 'the above formula simplifies' at $m - n "
+        r"= \pm 1$; the cases where it does ($q \parallel k$) have measure zero, so by rule 5 the unstated condition "
+        r"does not make it holds-if.",
         alternatives=(
             Alternative(
-                "The hedge read as an existence claim: there are q, k, m, n for which it holds.",
-                "holds",
+                "The hedge read as an existence claim: there are q, k, m, n for which it holds.", "holds",
                 L.cos_theta_some_case,
             ),
             Alternative(
-                r"With the unstated condition $q \parallel k$ and $m - n = \pm 1$ added.",
-                "holds-if",
-                D.cos_theta_case,
+                r"With the unstated condition $q \parallel k$ and $m - n = \pm 1$ added.", "holds-if", D.cos_theta_case,
             ),
         ),
     ),
     entry("n001-multiply-rotation", "2.9 跟Sinusoidal公式比较", "fails", L.sinusoidal_rotated,
-        r"Compared with the sinusoidal $p_m = x + yi$, RoPE multiplies it on the left by "
-        r"$\cos m\theta + i\sin m\theta$, i.e. RoPE's vector is $R(m\theta) p_m$.",
+        r"Compared with the sinusoidal $p_m = x + yi$, RoPE multiplies it on the left by $\cos m\theta + i\sin "
+        r"m\theta$, i.e. RoPE's vector is $R(m\theta) p_m$.",
         correction=r"RoPE multiplies the query (or key) $q = q_0 + i q_1$, not $p_m$: $f(q, m) = e^{im\theta} q$; the "
         r"sinusoidal encoding adds $p_m$ to the input instead. Rotating $p_m$ itself by $m\theta$ gives the constant "
         r"$e^{im\theta}(\sin m\theta + i\cos m\theta) = i$.",
         quote=r"跟 RoPE 的公式比较可以看出来,RoPE 多了旋转操作,也就是左边多乘了 cos ( m θ ) + i sin ( m θ ) \cos(m "
         r"\theta) + i\sin(m \theta) cos(mθ)+isin(mθ),因此 RoPE 在左边多了个旋转矩阵",
-        reading=r"$p_m = x + yi$ is, in the note's words, 'the complex form of the sinusoidal formula'; "
-        r"'多乘了' compares RoPE's formula with it.",
+        reading="$p_m = x + yi$ is, in the note's words, 'the complex form of the sinusoidal formula'; '多乘了' "
+        "compares RoPE's formula with it.",
         alternatives=(
             Alternative(
                 r"'x + yi' read as the vector RoPE encodes (its query or key), not the sinusoidal $p_m$: RoPE "
@@ -239,30 +235,29 @@ ENTRIES: tuple[Entry, ...] = (
         ),
     ),
     entry("n001-pairs", "2.10 多维情况", "holds", R.pairwise_rotation,
-        r"Inner products add over coordinates, so even-$d$ RoPE is $d/2$ concatenated 2D cases: "
-        r"$R_m = \mathrm{diag}(R(m\theta_0), \dots, R(m\theta_{d/2-1}))$.",
+        r"Inner products add over coordinates, so even-$d$ RoPE is $d/2$ concatenated 2D cases: $R_m = "
+        r"\mathrm{diag}(R(m\theta_0), \dots, R(m\theta_{d/2-1}))$.",
         quote="由于内积满足线性叠加性,因此任意偶数维的RoPE,我们都可以表示为二维情形的拼接,即:",
     ),
     entry("n001-attention-relative", "2.10 多维情况", "holds", L.attention_relative,
-        r"Attention on $R_m q_m$, $R_n k_n$ automatically carries relative position: its weights depend on the "
-        r"positions only through $m - n$, and do depend on it.",
-        quote=r"也就是说,给位置为 m m m的向量 q q q乘上矩阵 R m R_m Rm、位置为 n n n的向量 k k k"
-        r"乘上矩阵 R n R_n Rn,用变换后的 Q Q Q K K K序列做Attention,"
-        r"那么Attention就自动包含相对位置信息了,因为成立恒等式:",
+        "Attention on $R_m q_m$, $R_n k_n$ automatically carries relative position: its weights depend on the "
+        "positions only through $m - n$, and do depend on it.",
+        quote="也就是说,给位置为 m m m的向量 q q q乘上矩阵 R m R_m Rm、位置为 n n n的向量 k k k乘上矩阵 R n R_n "
+        "Rn,用变换后的 Q Q Q K K K序列做Attention,那么Attention就自动包含相对位置信息了,因为成立恒等式:",
         reading="The identity given as the reason is n001-relative-sign (wrong sign); the claim itself is judged here.",
     ),
     entry("n001-relative-sign", "2.10 多维情况", "fails", R.relative_sign_slip,
         r"$(R_m q)^\top (R_n k) = q^\top R_m^\top R_n k = q^\top R_{m-n} k$.",
         correction=r"$q^\top R_m^\top R_n k = q^\top R_{n-m} k$",
-        quote=r"( R m q ) ⊤ ( R n k ) = q ⊤ R m ⊤ R n k = q ⊤ R m − n k (R_m q)^\top (R_n k) = q^\top R_m^\top R_n k = "
-        r"q^\top R_{m-n} k (Rmq)(Rnk)=qRmRnk=qRmnk",
+        quote=r"( R m q ) ⊤ ( R n k ) = q ⊤ R m ⊤ R n k = q ⊤ R m − n k (R_m q)^\top (R_n k) = q^\top R_m^\top R_n k "
+        r"= q^\top R_{m-n} k (Rmq)(Rnk)=qRmRnk=qRmnk",
     ),
     entry("n001-norm", "2.10 多维情况", "holds", R.norm_rule,
-        r"$R_m$ is orthogonal and does not change vector norms.",
+        "$R_m$ is orthogonal and does not change vector norms.",
         quote="值得指出的是, R m R_m Rm是一个正交矩阵,它不会改变向量的模长",
     ),
     entry("n001-stability", "2.10 多维情况", "holds", P.orthogonal_is_stable,
-        r"Being orthogonal, $R_m$ 'usually' (通常来说) does not change the model's stability.",
+        "Being orthogonal, $R_m$ 'usually' (通常来说) does not change the model's stability.",
         quote="值得指出的是, R m R_m Rm是一个正交矩阵,它不会改变向量的模长,因此通常来说它不会改变原模型的稳定性。",
         reading="Read as numerical stability of the encoding (the effect on training is not checkable).",
         alternatives=(
@@ -270,9 +265,8 @@ ENTRIES: tuple[Entry, ...] = (
         ),
     ),
     entry("n001-elementwise", "2.10 多维情况", "holds", R.elementwise_form,
-        r"$R_m$ is sparse, so a dense matrix product wastes work; instead "
-        r"$R_m q = q \odot (\cos m\theta_0, \cos m\theta_0, \dots) + (-q_1, q_0, -q_3, q_2, \dots) \odot "
-        r"(\sin m\theta_0, \sin m\theta_0, \dots)$.",
+        r"$R_m$ is sparse, so a dense matrix product wastes work; instead $R_m q = q \odot (\cos m\theta_0, \cos "
+        r"m\theta_0, \dots) + (-q_1, q_0, -q_3, q_2, \dots) \odot (\sin m\theta_0, \sin m\theta_0, \dots)$.",
         quote=r"\begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ \vdots \\ q_{d-2} \\ q_{d-1} \end{pmatrix} \odot "
         r"\begin{pmatrix} \cos(m\theta_0) \\ \cos(m\theta_0) \\ \cos(m\theta_1) \\ \cos(m\theta_1) \\ \vdots \\ "
         r"\cos(m\theta_{\frac{d}{2} - 1}) \\ \cos(m\theta_{\frac{d}{2} - 1}) \end{pmatrix} + \begin{pmatrix} -q_1 \\ "
@@ -288,21 +282,21 @@ ENTRIES: tuple[Entry, ...] = (
         r"$\theta_i$ 'the rotation angle'; the angle at position $m$ is $m\theta_i$.",
     ),
     entry("n001-decay-dimension", "2.10 多维情况", "fails", F.decay_with_dimension,
-        r"'As the dimension increases, the inner product of encodings far from the current position tends to 0.'",
+        "'As the dimension increases, the inner product of encodings far from the current position tends to 0.'",
         correction=r"For a fixed distance $r$ and $q = k = \mathbf 1$, $\frac{2}{d}\sum_i \cos(r\theta_i) \to "
-        r"\int_0^1 \cos(r\,10000^{-t})\,dt = (\operatorname{Ci}(r) - \operatorname{Ci}(r/10^4))/\ln 10^4$ as "
-        r"$d \to \infty$, which is not 0 (0.437 at $r = 100$); only the iterated limit, $d \to \infty$ and then "
-        r"$r \to \infty$, is 0 (the alternative reading below).",
-        quote=r"θ i \theta_i θi 控制了在每个维度上的旋转,通常在高维空间中,"
-        r"这种旋转带来远程位置编码的衰减效应,即随着维度的增加,远离当前位置的编码向量的内积趋近于0。",
+        r"\int_0^1 \cos(r\,10000^{-t})\,dt = (\operatorname{Ci}(r) - \operatorname{Ci}(r/10^4))/\ln 10^4$ as $d \to "
+        r"\infty$, which is not 0 (0.437 at $r = 100$); only the iterated limit, $d \to \infty$ and then $r \to "
+        r"\infty$, is 0 (the alternative reading below).",
+        quote=r"θ i \theta_i θi "
+        r"控制了在每个维度上的旋转,通常在高维空间中,这种旋转带来远程位置编码的衰减效应,即随着维度的增加,远离当前位置的"
+        r"编码向量的内积趋近于0。",
         reading="Taken literally (growing dimension d), as the sentence's 即 clause spells the decay out.",
         alternatives=(
             Alternative(
                 "Read as growing distance at fixed d: the score itself tends to 0.", "fails", F.score_decays
             ),
             Alternative(
-                "Read as RoFormer's long-term decay: the upper bound of the score decreases with distance.",
-                "holds-if",
+                "Read as RoFormer's long-term decay: the upper bound of the score decreases with distance.", "holds-if",
                 F.bound_decreases,
             ),            Alternative(
                 "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
@@ -326,26 +320,25 @@ ENTRIES: tuple[Entry, ...] = (
         ),
     ),
     entry("n001-each-dimension", "2.10 多维情况", "fails", F.shared_frequencies,
-        r"'$d$ is usually even, and each dimension corresponds to a different frequency.'",
+        "'$d$ is usually even, and each dimension corresponds to a different frequency.'",
         correction=r"Each pair $(2i, 2i+1)$ has its own frequency $\theta_i$; there are $d/2$ distinct frequencies.",
         quote="d d d 是位置编码的维度。通常 d d d 为偶数,且每个维度对应一个不同的频率。",
         alternatives=(
             Alternative(
-                "'Dimension' read as a coordinate pair (2i, 2i+1): the d/2 frequencies are distinct.",
-                "holds",
+                "'Dimension' read as a coordinate pair (2i, 2i+1): the d/2 frequencies are distinct.", "holds",
                 L.distinct_pair_frequencies,
             ),
         ),
     ),
     entry("n001-q-description", "2.10 多维情况", "fails", P.q_is_the_query,
-        r"'$q$ is the position-encoding vector; its components are generated by sines or cosines.'",
-        correction=r"$q = W_q x_m$ is the query (content) vector, as in the note's own §2.2 and RoFormer eq. 16; "
-        r"the sines and cosines are the multipliers $\cos(m\theta_i)$, $\sin(m\theta_i)$ applied to it.",
-        quote="每个 q i q_i qi 表示一个位置编码的分量,通常由某种方法(如正弦波或余弦波)生成,"
-        "表示位置在某种空间中的表示。",
+        "'$q$ is the position-encoding vector; its components are generated by sines or cosines.'",
+        correction=r"$q = W_q x_m$ is the query (content) vector, as in the note's own §2.2 and RoFormer eq. 16; the "
+        r"sines and cosines are the multipliers $\cos(m\theta_i)$, $\sin(m\theta_i)$ applied to it.",
+        quote="每个 q i q_i qi "
+        "表示一个位置编码的分量,通常由某种方法(如正弦波或余弦波)生成,表示位置在某种空间中的表示。",
     ),
     entry("n001-multiplicative", "2.10.1 乘性位置编码的变体", "holds", P.multiplicative,
-        r"RoPE is a multiplicative position encoding: $f(x, m) = R_m x$ is linear in $x$, no $p_m$ is added.",
+        "RoPE is a multiplicative position encoding: $f(x, m) = R_m x$ is linear in $x$, no $p_m$ is added.",
         quote="从这个实现也可以看到,RoPE 可以视为是乘性位置编码的变体。",
     ),
 )

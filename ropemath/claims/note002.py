@@ -57,7 +57,7 @@ entry = note_entry("002")
 
 ENTRIES: tuple[Entry, ...] = (
     entry("n002-dot-angle", TITLE_SECTION, "holds-if", P.dot_and_angle,
-        r"The dot product of two vectors depends only on the angle between them.",
+        "The dot product of two vectors depends only on the angle between them.",
         quote="RoPE的核心:向量之间的点积只和夹角有关,因此在做任何变换的时候保证相对位置不变即可在不丢失语义的情况下",
         reading="The first clause is judged here; the sentence breaks off ('在不丢失语义的情况下' has no main "
         "clause), its 'no semantics lost' is judged by n002-no-loss.",
@@ -65,38 +65,37 @@ ENTRIES: tuple[Entry, ...] = (
         r"$q, k$); in general $a\cdot b = \|a\|\|b\|\cos\angle(a, b)$ also depends on the norms.",
     ),
     entry("n002-goal", GOAL, "holds", R.relative_identity,
-        r"Goal: $\langle f_q(q_m, m), f_k(k_n, n)\rangle = g(q_m, k_n, m - n)$ (the note's "
-        r"$\langle f(x, i), f(y, j)\rangle = g(x, y, i - j)$ in LLM terms) — met by RoPE.",
-        quote=r"$⟨f_q(\boldsymbol{q}_m,m),f_k(\boldsymbol{k}_n,n)⟩=g(\boldsymbol{q}_m,\boldsymbol{k}_n,m−n)"
-        r"\langle f_q(\boldsymbol{q}_m,m),f_k(\boldsymbol{k}_n,n)\rangle=g(\boldsymbol{q}_m,\boldsymbol{k}_n,m-n)$",
+        r"Goal: $\langle f_q(q_m, m), f_k(k_n, n)\rangle = g(q_m, k_n, m - n)$ (the note's $\langle f(x, i), f(y, "
+        r"j)\rangle = g(x, y, i - j)$ in LLM terms) — met by RoPE.",
+        quote=r"$⟨f_q(\boldsymbol{q}_m,m),f_k(\boldsymbol{k}_n,n)⟩=g(\boldsymbol{q}_m,\boldsymbol{k}_n,m−n)\langle "
+        r"f_q(\boldsymbol{q}_m,m),f_k(\boldsymbol{k}_n,n)\rangle=g(\boldsymbol{q}_m,\boldsymbol{k}_n,m-n)$",
         reading="The scraped line holds the same equation twice, the page's rendered text (Unicode ⟨ ⟩ and −) "
-        "followed by its LaTeX source; read as one equation, like the plain-text line "
-        "`<f(x, i), f(y, j)> = g(x, y, i - j)` above it.",
+        "followed by its LaTeX source; read as one equation, like the plain-text line `<f(x, i), f(y, j)> = g(x, y, i "
+        "- j)` above it.",
         alternatives=(
             Alternative(
                 r"The line as a chain $A = g\,A = g$ (juxtaposition as a product), $A = \langle f_q, f_k\rangle$.",
-                "fails",
-                L.doubled_goal_formula,
+                "fails", L.doubled_goal_formula,
             ),
         ),
     ),
     entry("n002-kn-query", GOAL, "fails", L.kn_named_query,
-        r"'$k_n$ is the query vector at position m': the query argument of $f_q$ in the goal formula is $k_n$.",
-        quote=r"其中 $\boldsymbol{k}_n$是在位置 m的query向量,$\boldsymbol{k}_n$是在位置 n 的key向量,"
-        r"$f_q$ 和 $f_k$ 是分别针对这query和key向量的操作函数.",
-        reading="The same symbol k_n is declared the query at m and the key at n; with k_n as the query the "
-        "score is <R_m k_n, R_n k_n>, a different number.",
+        "'$k_n$ is the query vector at position m': the query argument of $f_q$ in the goal formula is $k_n$.",
+        quote=r"其中 $\boldsymbol{k}_n$是在位置 m的query向量,$\boldsymbol{k}_n$是在位置 n 的key向量,$f_q$ 和 $f_k$ "
+        r"是分别针对这query和key向量的操作函数.",
+        reading="The same symbol k_n is declared the query at m and the key at n; with k_n as the query the score is "
+        "<R_m k_n, R_n k_n>, a different number.",
         correction=r"$\boldsymbol{q}_m$ is the query vector at position m (the formula's first argument); then "
         r"$\langle R_m q_m, R_n k_n\rangle = q_m^\top R_{n-m} k_n$ depends on $m - n$ only.",
     ),
     entry("n002-additive-leak", GOAL, "holds", E.additive_leaks,
-        r"Additive absolute encodings (GPT): the expanded dot product has terms in the absolute positions $i, j$, "
-        r"so the score is not a function of $i - j$ alone.",
+        "Additive absolute encodings (GPT): the expanded dot product has terms in the absolute positions $i, j$, so "
+        "the score is not a function of $i - j$ alone.",
         quote="**加性绝对位置编码 (GPT系列)**: `f(x, i) = token_embedding(x) + pos_embedding(i)`. "
         "点积展开后会包含与绝对位置`i`和`j`相关的交叉项,泄露了绝对位置信息.",
     ),
     entry("n002-sinusoidal-leak", GOAL, "holds", E.sinusoidal_leaks,
-        r"The additive sinusoidal encoding has the same problem.",
+        "The additive sinusoidal encoding has the same problem.",
         quote="**正弦/余弦位置编码 (原始Transformer)**: 同样是加性嵌入,存在类似问题.",
         reading="For generic learned W_q, W_k and content; without content and with W_q^T W_k = I the "
         "position-position term happens to be relative (recorded in the evidence).",
@@ -114,18 +113,18 @@ ENTRIES: tuple[Entry, ...] = (
         quote="没有任何数学结构强制它们的结果只与相对位置 i-j 有关.",
     ),
     entry("n002-same-rotation", IDEA, "holds", R.same_rotation_invariance,
-        r"The dot product of two vectors is unchanged when both are rotated by the same angle.",
+        "The dot product of two vectors is unchanged when both are rotated by the same angle.",
         quote="RoPE的突破性思想源于一个简单的几何事实:**两个向量的点积在它们被同时旋转相同角度后保持不变**.",
     ),
     entry("n002-not-additive", IDEA, "holds", P.multiplicative,
-        r"RoPE is not an added position vector but a rotation: $f(x, m) = R_m x$ is linear in $x$, $f(0, m) = 0$.",
+        "RoPE is not an added position vector but a rotation: $f(x, m) = R_m x$ is linear in $x$, $f(0, m) = 0$.",
         quote="它不把位置信息作为加性向量,而是将位置信息视为一个**旋转操作**.",
     ),
     entry("n002-relative-angle", IDEA, "holds", R.relative_identity,
-        r"Rotating $x$ by $m\theta$ and $y$ by $n\theta$, the dot product of the rotated vectors depends only on "
-        r"the relative angle $(m-n)\theta$, so the score depends only on $m - n$.",
-        quote="当计算它们的注意力分数时,实际上是计算旋转后的向量的点积. 由于点积的旋转不变性,"
-        "这个分数只依赖于两个向量之间的**相对旋转角度**,即 `(m * θ) - (n * θ) = (m - n) * θ`. "
+        r"Rotating $x$ by $m\theta$ and $y$ by $n\theta$, the dot product of the rotated vectors depends only on the "
+        r"relative angle $(m-n)\theta$, so the score depends only on $m - n$.",
+        quote="当计算它们的注意力分数时,实际上是计算旋转后的向量的点积. "
+        "由于点积的旋转不变性,这个分数只依赖于两个向量之间的**相对旋转角度**,即 `(m * θ) - (n * θ) = (m - n) * θ`. "
         "这样,注意力分数就只依赖于相对位置 `m - n` 了.",
         reading="The score is the dot product of the rotated vectors themselves, as the sentence says.",
         alternatives=(
@@ -138,40 +137,38 @@ ENTRIES: tuple[Entry, ...] = (
         ),
     ),
     entry("n002-converse", IDEA, "fails", D.converse,
-        r"'If the relative position changes, the attention score changes too.'",
-        quote="如果单词(token)在句子序列中的相对位置变化了,那么它们的注意力分数也会随之变化,反之则不变,"
-        "真正做到了注意力分数只与m-n有关,即m-n计算出的那个夹角",
-        reading="Judged: the first clause, for all q, k. The rest ('反之则不变', the score depends on m - n only) "
-        "is n002-relative-angle.",
+        "'If the relative position changes, the attention score changes too.'",
+        quote="如果单词(token)在句子序列中的相对位置变化了,那么它们的注意力分数也会随之变化,反之则不变,真正做到了注意"
+        "力分数只与m-n有关,即m-n计算出的那个夹角",
+        reading="Judged: the first clause, for all q, k. The rest ('反之则不变', the score depends on m - n only) is "
+        "n002-relative-angle.",
         correction=r"Only the other direction holds: the score depends on $m, n$ through $m - n$ only; different "
         r"distances can give equal scores (e.g. $\pm r$ for $q = k$).",
         alternatives=(
             Alternative(
-                r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).",
-                "holds",
+                r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).", "holds",
                 L.score_varies_with_distance,
             ),
         ),
     ),
     entry("n002-2d-unique", HIGH, "holds", P.rotations_2d_vs_3d,
-        r"In 2D a rotation is determined by one angle (and 2D rotations commute); in higher dimensions rotations "
-        r"are more complex.",
+        "In 2D a rotation is determined by one angle (and 2D rotations commute); in higher dimensions rotations are "
+        "more complex.",
         quote="在二维空间中,旋转是唯一的. 但在高维的词嵌入空间中(例如`d_model = 4096`),旋转的定义很复杂.",
-        reading="'Rotation is unique in 2D' read as: every proper 2x2 orthogonal matrix is R(a) for one angle a "
-        "(mod 2 pi); 'complex' in higher dimensions as: 3D rotations no longer commute.",
+        reading="'Rotation is unique in 2D' read as: every proper 2x2 orthogonal matrix is R(a) for one angle a (mod "
+        "2 pi); 'complex' in higher dimensions as: 3D rotations no longer commute.",
         alternatives=(
             Alternative(
-                r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).",
-                "holds",
+                r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).", "holds",
                 L.direction_rotation_unique,
             ),
         ),
     ),
     entry("n002-grouping", HIGH, "holds-if", R.even_dimension,
-        r"Group the $d$ coordinates in pairs: $d/2$ two-dimensional planes (or complex numbers).",
+        "Group the $d$ coordinates in pairs: $d/2$ two-dimensional planes (or complex numbers).",
         quote="**分组**: 将`d`维的向量两两一组,看作`d/2`个二维平面(或复数).",
-        condition=r"$d$ is even. The note never says so (its example $d_{model} = 4096$ is even); for odd $d$ "
-        r"there are no $d/2$ planes and the block matrix of §4 is not defined.",
+        condition="$d$ is even. The note never says so (its example $d_{model} = 4096$ is even); for odd $d$ there "
+        "are no $d/2$ planes and the block matrix of §4 is not defined.",
     ),
     entry("n002-block-rotation", HIGH, "holds", R.pairwise_rotation,
         r"The high-dimensional rotation is made of small 2x2 rotations, one per plane, applied independently: "
@@ -186,58 +183,59 @@ ENTRIES: tuple[Entry, ...] = (
         "encoding's 10000^(-2t/d).",
     ),
     entry("n002-near-far", HIGH, "holds", F.fast_near_slow_far,
-        r"Fast (high-frequency) planes capture fine, nearby position differences; slow (low-frequency) planes "
-        r"capture coarse, distant ones.",
-        quote="这使得模型既能通过quick rotate捕捉到近距离的精细位置关系(高频),"
-        "也能通过slow rotate捕捉到远距离的粗略位置关系(低频).",
-        reading="Read as a statement about resolution: how much each pair's angle changes per position and "
-        "after how many positions it wraps around.",
+        "Fast (high-frequency) planes capture fine, nearby position differences; slow (low-frequency) planes capture "
+        "coarse, distant ones.",
+        quote="这使得模型既能通过quick rotate捕捉到近距离的精细位置关系(高频),也能通过slow "
+        "rotate捕捉到远距离的粗略位置关系(低频).",
+        reading="Read as a statement about resolution: how much each pair's angle changes per position and after how "
+        "many positions it wraps around.",
     ),
     entry("n002-rotation-2d", MATH, "holds", R.pairwise_rotation,
-        r"Rotating $(x_1, x_2)$ by $m\theta$ is left-multiplication by a 2x2 rotation matrix; for $d$ dimensions, "
-        r"by a block-diagonal matrix whose diagonal blocks are 2x2 rotation matrices.",
+        r"Rotating $(x_1, x_2)$ by $m\theta$ is left-multiplication by a 2x2 rotation matrix; for $d$ dimensions, by "
+        r"a block-diagonal matrix whose diagonal blocks are 2x2 rotation matrices.",
         quote="在数学上,对一个二维向量 `(x1, x2)` 进行角度 `mθ` 的旋转,等价于左乘一个2x2的旋转矩阵. "
         "对于`d`维向量,这个操作等价于左乘一个块对角矩阵,其中每个对角块都是一个2x2的旋转矩阵.",
     ),
     entry("n002-f-definition", MATH, "holds", R.weights_identity,
-        r"$f_{\{q,k\}}(x_m, m) = R^d_{\Theta,m} W_{\{q,k\}} x_m$; then "
-        r"$f_q(x_m, m)^\top f_k(x_n, n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
+        r"$f_{\{q,k\}}(x_m, m) = R^d_{\Theta,m} W_{\{q,k\}} x_m$; then $f_q(x_m, m)^\top f_k(x_n, n) = x_m^\top "
+        r"W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
         quote=r"$f_{{q,k}}(\boldsymbol{x}_m, m) = \boldsymbol{R}_{\theta, m}^d \boldsymbol{W}_{{q,k}} "
         r"\boldsymbol{x}_m$",
-        reading=r"'{{q,k}}' is the scraped '\{q,k\}' (the escaped braces lost); the text writes $R^d_{\theta,m}$, "
-        r"the display $R^d_{\Theta,m}$: the same matrix (RoFormer eq. 14).",
+        reading=r"'{{q,k}}' is the scraped '\{q,k\}' (the escaped braces lost); the text writes $R^d_{\theta,m}$, the "
+        r"display $R^d_{\Theta,m}$: the same matrix (RoFormer eq. 14).",
     ),
     entry("n002-index-shift", MATH, "fails", L.index_shift,
-        r"With the note's $\theta_k = 10000^{-2k/d}$, the §4 matrix (blocks $\theta_1, \dots, \theta_{d/2}$) is "
-        r"the rotation that §4.1 computes (factors $\theta_0, \dots, \theta_{d/2-1}$).",
+        r"With the note's $\theta_k = 10000^{-2k/d}$, the §4 matrix (blocks $\theta_1, \dots, \theta_{d/2}$) is the "
+        r"rotation that §4.1 computes (factors $\theta_0, \dots, \theta_{d/2-1}$).",
         quote=_MATRIX_DISPLAY,
-        reading="§4.1 presents its formula as what engineering uses in place of 'the matrix above', so both must "
-        "give R_m q. The subscripts are one apart and §3 fixes theta_k, so they are judged together.",
-        correction=r"Subscript the blocks $\theta_0, \dots, \theta_{d/2-1}$, or define "
-        r"$\theta_i = 10000^{-2(i-1)/d}$, $i = 1, \dots, d/2$ for this display (RoFormer eq. 15).",
+        reading="§4.1 presents its formula as what engineering uses in place of 'the matrix above', so both must give "
+        "R_m q. The subscripts are one apart and §3 fixes theta_k, so they are judged together.",
+        correction=r"Subscript the blocks $\theta_0, \dots, \theta_{d/2-1}$, or define $\theta_i = "
+        r"10000^{-2(i-1)/d}$, $i = 1, \dots, d/2$ for this display (RoFormer eq. 15).",
     ),
     entry("n002-f-is-score", MATH, "fails", P.score_shape,
         r"'$f_{\{q,k\}}(x_m, m)$ is the computed attention score.'",
-        quote=r"$f_{{q,k}}(\boldsymbol{x}_m, m)$就是计算出的注意力分数,$W_{q,k}x_m$是注意力权重*嵌入词向量,"
-        r"$\boldsymbol{R}_{\Theta, m}^d$是旋转的矩阵(变换矩阵)",
+        quote=r"$f_{{q,k}}(\boldsymbol{x}_m, "
+        r"m)$就是计算出的注意力分数,$W_{q,k}x_m$是注意力权重*嵌入词向量,$\boldsymbol{R}_{\Theta, "
+        r"m}^d$是旋转的矩阵(变换矩阵)",
         reading="The first clause is judged; '注意力权重' in the second is read as the projection weights W_q, W_k.",
-        correction=r"$f_{\{q,k\}}(x_m, m)$ is the rotated query/key vector; the score is "
-        r"$f_q(x_m, m)^\top f_k(x_n, n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
+        correction=r"$f_{\{q,k\}}(x_m, m)$ is the rotated query/key vector; the score is $f_q(x_m, m)^\top f_k(x_n, "
+        r"n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
     ),
     entry("n002-sparse", FAST, "holds", L.matrix_sparse,
         r"$R^d_{\Theta,m}$ is sparse in high dimensions: $2d$ non-zero entries of $d^2$.",
         quote=_SPARSE,
     ),
     entry("n002-elementwise", FAST, "fails", L.elementwise_display,
-        r"The display as written: $R_m q = q \otimes c + \tilde q \otimes s$ with the sine column "
-        r"$s = (\sin m\theta_0, \sin m\theta_0, \sin m\theta_1, \sin m\theta_1, \sin m\theta_1, \dots)$.",
+        r"The display as written: $R_m q = q \otimes c + \tilde q \otimes s$ with the sine column $s = (\sin "
+        r"m\theta_0, \sin m\theta_0, \sin m\theta_1, \sin m\theta_1, \sin m\theta_1, \dots)$.",
         quote=_ELEMENTWISE_DISPLAY,
         reading=r"$\otimes$ is the elementwise product (as in RoFormer eq. 34). The sine column lists 7 entries "
-        r"besides its dots, so $d \ge 8$, and its entry 4 (0-based) is $\sin m\theta_1$; the other columns "
-        r"agree with eq. (34), their dots standing for the omitted entries.",
-        correction=r"Entry $j$ of the columns is $\cos m\theta_{\lfloor j/2\rfloor}$, "
-        r"$\sin m\theta_{\lfloor j/2\rfloor}$ (each $\theta_i$ twice; entry 4 is $\sin m\theta_2$): "
-        r"$R_m q = q \otimes \cos + (-q_1, q_0, -q_3, q_2, \dots) \otimes \sin$, RoFormer eq. 34.",
+        r"besides its dots, so $d \ge 8$, and its entry 4 (0-based) is $\sin m\theta_1$; the other columns agree with "
+        r"eq. (34), their dots standing for the omitted entries.",
+        correction=r"Entry $j$ of the columns is $\cos m\theta_{\lfloor j/2\rfloor}$, $\sin m\theta_{\lfloor "
+        r"j/2\rfloor}$ (each $\theta_i$ twice; entry 4 is $\sin m\theta_2$): $R_m q = q \otimes \cos + (-q_1, q_0, "
+        r"-q_3, q_2, \dots) \otimes \sin$, RoFormer eq. 34.",
         alternatives=(
             Alternative(r"$\otimes$ as the Kronecker product.", "fails", L.kronecker_reading),
         ),
@@ -245,27 +243,27 @@ ENTRIES: tuple[Entry, ...] = (
     entry("n002-rotated-scores", FAST, "holds", A.rotated_scores,
         r"Scores are $Q_{rot} K_{rot}^\top / \sqrt{d_k}$ with entries $q_m^\top R_{n-m} k_n$ (then a row softmax).",
         quote="最后,使用$Q_{rot}$和$K_{rot}$来计算注意力分数 $softmax(Q_{rot} * K_{rot}^T / sqrt(d_k))$.",
-        reading="'*' is the matrix product, sqrt(d_k) is $\\sqrt{d_k}$; the check decides the entries of "
-        "Q_rot K_rot^T, to which the softmax is applied row by row.",
+        reading=r"'*' is the matrix product, sqrt(d_k) is $\sqrt{d_k}$; the check decides the entries of Q_rot "
+        r"K_rot^T, to which the softmax is applied row by row.",
     ),
     entry("n002-every-layer", CODE, "not-checkable", A.rotate_after_projection,
-        r"RoPE must be re-applied in every layer because position information added once is diluted as layers "
-        r"mix features.",
+        "RoPE must be re-applied in every layer because position information added once is diluted as layers mix "
+        "features.",
         quote="加一次是**不够的**.是的,位置信息会随着层数增加而**衰减**.",
-        reason="A claim about what trained networks retain. The checkable part is different: the rotation must act "
-        "on q, k after W_q, W_k for scores to be relative (measured here; entry n002-inside-attention).",
+        reason="A claim about what trained networks retain. The checkable part is different: the rotation must act on "
+        "q, k after W_q, W_k for scores to be relative (measured here; entry n002-inside-attention).",
     ),
     entry("n002-no-loss", CODE, "holds", P.invertible,
-        r"RoPE loses no (semantic) information.",
+        "RoPE loses no (semantic) information.",
         quote="RoPE 不会损失语义信息,反而是在语义信息的基础上**叠加和增强**了位置信息.",
-        reading=r"Read as: the map is invertible, $R_m^{-1} = R_{-m}$, so $x$ is recovered exactly from $R_m x$.",
+        reading="Read as: the map is invertible, $R_m^{-1} = R_{-m}$, so $x$ is recovered exactly from $R_m x$.",
     ),
     entry("n002-norm-angle", CODE, "holds", L.lengths_and_same_angle,
-        r"A rotation is an orthogonal transform: it keeps vector lengths, and the angle between two vectors "
-        r"rotated the same way.",
+        "A rotation is an orthogonal transform: it keeps vector lengths, and the angle between two vectors rotated "
+        "the same way.",
         quote=_NORM_ANGLE,
-        reading="The lengths and the first case of the parenthesis ('以相同的方式') are judged here; the second "
-        "case ('基于位置差异的方式') is n002-angle-different.",
+        reading="The lengths and the first case of the parenthesis ('以相同的方式') are judged here; the second case "
+        "('基于位置差异的方式') is n002-angle-different.",
     ),
     entry("n002-angle-different", CODE, "fails", L.angle_under_different_rotations,
         r"Vectors rotated 'based on the position difference' ($R_m q$, $R_n k$ with $m \ne n$) keep their angle: "
@@ -276,28 +274,26 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"The angle depends on the positions only through $m - n$ (unchanged when both shift together).",
-                "holds",
-                R.relative_identity,
+                "holds", R.relative_identity,
             ),
         ),
     ),
     entry("n002-semantic-norms", CODE, "not-checkable", A.empirical,
-        r"In semantic representations lengths and angles of vectors usually encode a word's importance and its "
-        r"similarity to other words.",
+        "In semantic representations lengths and angles of vectors usually encode a word's importance and its "
+        "similarity to other words.",
         quote="向量的模长和相对角度在语义表示中至关重要,它们通常编码了词的重要性或与其他词的相似度.",
         reason="A claim about what trained embeddings encode; no computation on RoPE's algebra bears on it.",
     ),
     entry("n002-similarity", CODE, "fails", D.not_a_function_of_similarity,
         r"$Q'\cdot K'$ is a function of the original similarity $q \cdot k$ and the relative position.",
-        quote="RoPE 巧妙地设计了旋转角度,使得旋转后的 Query ($Q'$) 和 Key ($K'$) 向量的点积 $Q' \\cdot K'$ "
-        "能够自然地表达为原始语义相似度与它们**相对位置**的函数.",
-        reading="'原始语义相似度' is read as the number q . k, the similarity the note's code comment computes "
-        "('QK 相似度').",
+        quote=r"RoPE 巧妙地设计了旋转角度,使得旋转后的 Query ($Q'$) 和 Key ($K'$) 向量的点积 $Q' \cdot K'$ "
+        r"能够自然地表达为原始语义相似度与它们**相对位置**的函数.",
+        reading="'原始语义相似度' is read as the number q . k, the similarity the note's code comment computes ('QK "
+        "相似度').",
         correction=r"$Q'\cdot K' = q^\top R_{n-m} k$: a function of $q$, $k$ and $m - n$, not of $q\cdot k$ alone.",
         alternatives=(
             Alternative(
-                r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.",
-                "holds",
+                r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.", "holds",
                 R.relative_identity,
             ),
         ),
@@ -309,31 +305,30 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The first clause is judged; the second (the feed-forward layer is non-linear) is a description.",
     ),
     entry("n002-shape-comment", CODE, "fails", L.flash_shape_comment,
-        r"The code comment: the input (query states) has the shape [batch_size x seq_length x head_dim x "
-        r"hidden_dim].",
+        "The code comment: the input (query states) has the shape [batch_size x seq_length x head_dim x hidden_dim].",
         quote="Flash attention 要求输入数据的形状为 [batch_size x seq_length x head_dim x hidden_dim]",
-        reading="Judged against the tensor the listing's own `.view(bsz, q_len, num_heads, head_dim)` makes "
-        "from the projected hidden states (what FlashAttention's API expects is not checked here).",
-        correction="[batch_size x seq_length x num_heads x head_dim] (hidden_dim = num_heads * head_dim), "
-        "transposed to [batch_size x num_heads x seq_length x head_dim] by `.transpose(1, 2)`.",
+        reading="Judged against the tensor the listing's own `.view(bsz, q_len, num_heads, head_dim)` makes from the "
+        "projected hidden states (what FlashAttention's API expects is not checked here).",
+        correction="[batch_size x seq_length x num_heads x head_dim] (hidden_dim = num_heads * head_dim), transposed "
+        "to [batch_size x num_heads x seq_length x head_dim] by `.transpose(1, 2)`.",
     ),
     entry("n002-elementwise-code", CODE, "holds", R.elementwise_form,
-        r"Elementwise multiplications and additions rotate the vectors: $R_m x = x \otimes \cos + "
-        r"(-x_1, x_0, \dots) \otimes \sin$ (RoFormer eq. 34).",
+        r"Elementwise multiplications and additions rotate the vectors: $R_m x = x \otimes \cos + (-x_1, x_0, \dots) "
+        r"\otimes \sin$ (RoFormer eq. 34).",
         quote="这通过元素的乘法和加法实现向量的旋转,从而在嵌入中引入位置信息.",
     ),
     entry("n002-values", CODE, "holds", A.values_not_rotated,
-        r"Value vectors are not rotated: RoPE matters only for the $q$-$k$ similarity, and the outputs "
-        r"$o_m = \sum_n a_{m,n} v_n$ stay relative.",
+        r"Value vectors are not rotated: RoPE matters only for the $q$-$k$ similarity, and the outputs $o_m = \sum_n "
+        r"a_{m,n} v_n$ stay relative.",
         quote="Value 向量通常不直接应用 RoPE,因为 RoPE 主要影响 QK 相似度计算.",
     ),
     entry("n002-inside-attention", CODE, "holds", A.rotate_inside_attention,
-        r"Applying RoPE inside attention, to $Q$ and $K$ right before the scores, is what keeps the position "
-        r"encoding relative.",
+        "Applying RoPE inside attention, to $Q$ and $K$ right before the scores, is what keeps the position encoding "
+        "relative.",
         quote="这种在注意力计算时即时应用的“侵入式”方法,是保证相对位置编码有效性的关键.",
     ),
     entry("n002-long-sequences", CODE, "not-checkable", A.empirical,
-        r"RoPE performs excellently on long sequences (the gold standard of modern LLMs).",
+        "RoPE performs excellently on long sequences (the gold standard of modern LLMs).",
         quote="RoPE因其理论的优雅性和在长序列建模上的卓越表现,已成为现代LLM架构的黄金标准.",
         reason="An empirical claim about trained models and about the field's practice.",
     ),

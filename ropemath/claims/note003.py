@@ -22,14 +22,12 @@ entry = note_entry("003")
 
 ENTRIES: tuple[Entry, ...] = (
     entry("n003-goal", "RoPE", "holds", R.weights_identity,
-        r"Requirement $f_q(x_m, m)^\top f_k(x_n, n) = g(x_m, x_n, m - n)$ — met by "
-        r"$f_{\{q,k\}}(x, m) = R_m W_{\{q,k\}} x$.",
-        reading="The note states a requirement; the entry judges that the f of the sections '2D case' and "
-        "'General form' meets it.",
-        quote=(
-            r"\[f_{q}(\mathbf{x}_{m}, m)^{\intercal}f_{k}(\mathbf{x}_{n}, n) = g(\mathbf{x}_{m}, "
-            r"\mathbf{x}_{n}, m-n)\]"
-        ),
+        r"Requirement $f_q(x_m, m)^\top f_k(x_n, n) = g(x_m, x_n, m - n)$ — met by $f_{\{q,k\}}(x, m) = R_m "
+        r"W_{\{q,k\}} x$.",
+        reading="The note states a requirement; the entry judges that the f of the sections '2D case' and 'General "
+        "form' meets it.",
+        quote=r"\[f_{q}(\mathbf{x}_{m}, m)^{\intercal}f_{k}(\mathbf{x}_{n}, n) = g(\mathbf{x}_{m}, \mathbf{x}_{n}, "
+        r"m-n)\]",
     ),
     entry("n003-knowledge-transfer", "RoPE", "not-checkable", A.empirical,
         r"Language models use token positions through self-attention, where $q_m^\top k_n$ 'enables knowledge "
@@ -49,43 +47,37 @@ ENTRIES: tuple[Entry, ...] = (
         quote=r"\mathbf{R}_{m\theta}\mathbf{R}_{n\theta} &= \mathbf{R}_{(m+n)\theta}",
     ),
     entry("n003-2d-score", "2D case", "holds", R.weights_identity,
-        r"$f_q(x_m, m)^\top f_k(x_n, n) = (R_{m\theta} W_q x_m)^\top R_{n\theta} W_k x_n = "
-        r"(W_q x_m)^\top R_{(n-m)\theta} (W_k x_n)$.",
-        reading=r"The transpose is on the product $W_q x_m$, so $W_q^\top$ is there (unlike note 000's "
-        r"$x_m^\top W_q R_{n-m}$).",
-        quote=(
-            r"\[\begin{split} \begin{aligned} f_{q}(\mathbf{x}_{m}, m)^{\intercal}f_{k}(\mathbf{x}_{n}, n) &= "
-            r"(\mathbf{R}_{m\theta}\mathbf{W}_{q}\mathbf{x}_{m})^{\intercal}\mathbf{R}_{n\theta}\mathbf{W}_{k}"
-            r"\mathbf{x}_{n} \\ &= (\mathbf{W}_{q}\mathbf{x}_{m})^{\intercal}\mathbf{R}_{(n-m)\theta}(\mathbf{"
-            r"W}_{k}\mathbf{x}_{n}) \end{aligned} \end{split}\]"
-        ),
+        r"$f_q(x_m, m)^\top f_k(x_n, n) = (R_{m\theta} W_q x_m)^\top R_{n\theta} W_k x_n = (W_q x_m)^\top "
+        r"R_{(n-m)\theta} (W_k x_n)$.",
+        reading=r"The transpose is on the product $W_q x_m$, so $W_q^\top$ is there (unlike note 000's $x_m^\top W_q "
+        r"R_{n-m}$).",
+        quote=r"\[\begin{split} \begin{aligned} f_{q}(\mathbf{x}_{m}, m)^{\intercal}f_{k}(\mathbf{x}_{n}, n) &= "
+        r"(\mathbf{R}_{m\theta}\mathbf{W}_{q}\mathbf{x}_{m})^{\intercal}\mathbf{R}_{n\theta}\mathbf{W}_{k}\mathbf{x}_{"
+        r"n} \\ &= (\mathbf{W}_{q}\mathbf{x}_{m})^{\intercal}\mathbf{R}_{(n-m)\theta}(\mathbf{W}_{k}\mathbf{x}_{n}) "
+        r"\end{aligned} \end{split}\]",
     ),
     entry("n003-ccw", "2D case", "holds", R.counterclockwise,
-        r"$R_\theta v$, with $R_\theta = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & \cos\theta"
-        r"\end{pmatrix}$, is the counter-clockwise rotation of $v$ through $\theta$.",
-        quote=(
-            r"\( \mathbf{R}_{\theta}\mathbf{v}\) equals counterclockwise rotation of \(\mathbf{v}\) through "
-            r"angle \(\theta\)."
-        ),
+        r"$R_\theta v$, with $R_\theta = \begin{pmatrix}\cos\theta & -\sin\theta\\ \sin\theta & "
+        r"\cos\theta\end{pmatrix}$, is the counter-clockwise rotation of $v$ through $\theta$.",
+        quote=r"\( \mathbf{R}_{\theta}\mathbf{v}\) equals counterclockwise rotation of \(\mathbf{v}\) through angle "
+        r"\(\theta\).",
     ),
     entry("n003-block", "General form", "holds", R.pairwise_rotation,
-        r"For even $d$, divide $\mathbb R^d$ into $d/2$ planes: $R^d_{m,\Theta} = \mathrm{diag}(R(m\theta_1), "
-        r"\dots, R(m\theta_{d/2}))$ rotates each pair independently.",
+        r"For even $d$, divide $\mathbb R^d$ into $d/2$ planes: $R^d_{m,\Theta} = \mathrm{diag}(R(m\theta_1), \dots, "
+        r"R(m\theta_{d/2}))$ rotates each pair independently.",
         reading="1-based theta index (the paper's); adjacent pairs (the interleaved layout).",
-        quote=(
-            r"In order to generalize our results in 2D to any \(\mathbf{x}_{i}\in\mathbb{R}^{d}\) where \(d\) "
-            r"is even, we divide the d-dimensional space into \(d/2\) sub-spaces:"
-        ),
+        quote=r"In order to generalize our results in 2D to any \(\mathbf{x}_{i}\in\mathbb{R}^{d}\) where \(d\) is "
+        r"even, we divide the d-dimensional space into \(d/2\) sub-spaces:",
     ),
     entry("n003-theta", "General form", "holds", F.theta_one_based,
         r"$\Theta = \{\theta_i = 10000^{-2(i-1)/d},\ i = 1, \dots, d/2\}$.",
         reading="1-based, as in RoFormer eq. (15).",
-        quote=r"is the rotary matrix with pre-defined parameters "
-        r"\(\Theta = \{\theta_{i}=10000^{-2(i-1)/d},i\in[1,2,\dots,d/2]\}\).",
+        quote=r"is the rotary matrix with pre-defined parameters \(\Theta = "
+        r"\{\theta_{i}=10000^{-2(i-1)/d},i\in[1,2,\dots,d/2]\}\).",
     ),
     entry("n003-absolute-relative", "General form", "holds", P.absolute_and_relative,
-        r"RoPE encodes the absolute position with a rotation matrix and yields an explicit relative-position "
-        r"dependence in self-attention.",
+        "RoPE encodes the absolute position with a rotation matrix and yields an explicit relative-position "
+        "dependence in self-attention.",
         quote="RoPE encodes the absolute position with a rotation matrix and meanwhile incorporates the explicit "
         "relative position dependency in self-attention formulation.",
     ),
@@ -96,14 +88,14 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     entry("n003-theta-last", "General form", "holds-if", F.theta_range,
         r"$\theta_{d/2} \approx 1/10000$.",
-        condition=r"$d$ is large: $\theta_{d/2} = 10000^{-(d-2)/d} = 10000^{2/d}/10000$, within 20% of $1/10000$ "
-        r"only for $d \ge 102$ (15% above it at $d = 128$) but ten times it at $d = 8$.",
+        condition=r"$d$ is large: $\theta_{d/2} = 10000^{-(d-2)/d} = 10000^{2/d}/10000$, within 20% of $1/10000$ only "
+        r"for $d \ge 102$ (15% above it at $d = 128$) but ten times it at $d = 8$.",
         quote=r"\[1 = \theta_{1} > \theta_{2} > \dots > \theta_{d/2} \approx \frac{1}{10000}\]",
     ),
     entry("n003-high-frequency", "General form", "holds", F.fast_near_slow_far,
-        r"Smaller $i$ encodes high-frequency information (information about nearby positions).",
-        reading="Read as a statement about resolution: a fast pair separates neighbours but wraps around after "
-        "about 6 positions.",
+        "Smaller $i$ encodes high-frequency information (information about nearby positions).",
+        reading="Read as a statement about resolution: a fast pair separates neighbours but wraps around after about "
+        "6 positions.",
         quote=r"Smaller \(i\) encodes high frequency information (information nearby).",
     ),
 )

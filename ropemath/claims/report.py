@@ -22,15 +22,8 @@ from pathlib import Path
 from ropemath.claims.ledger import VERDICTS, Entry, Result
 
 __all__ = [
-    "add_cli_arguments",
-    "as_json",
-    "controls_table",
-    "coverage_table",
-    "explain",
-    "note_words",
-    "run_cli",
-    "summary_table",
-    "table",
+    "add_cli_arguments", "as_json", "controls_table", "coverage_table", "explain", "note_words", "run_cli",
+    "summary_table", "table",
 ]
 
 
@@ -179,8 +172,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``ropemath claims``."""
     parser.add_argument("--json", action="store_true", help="print the entries as a JSON list")
     parser.add_argument(
-        "--source",
-        metavar="FILE",
+        "--source", metavar="FILE",
         help="only the entries of one note: its file name (or a path to it) or a prefix naming one note, e.g. 001",
     )
 
