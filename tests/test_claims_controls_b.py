@@ -34,7 +34,6 @@ EXPECTED = {
     D.matrix_step_slip: ("fails", "holds"),
     D.complex_inner_product: ("holds", "fails"),
     D.polar_split: ("holds-if", "holds"),
-    D.radial_forced: ("holds", "fails"),
     D.radial_choice: ("holds", "fails"),
     D.angle_split: ("holds", "fails"),
     D.recurrence: ("holds", "fails"),
@@ -153,7 +152,6 @@ def _with_failed_step(monkeypatch, key):
     "fn, key",
     [
         (D.complex_inner_product, "inner_product"),
-        (D.radial_forced, "radial_solution"),
         (D.radial_choice, "radial_solution"),
         (D.angle_split, "angle_split"),
         (D.recurrence, "angular_recurrence"),

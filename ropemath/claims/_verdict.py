@@ -117,20 +117,28 @@ def not_checkable(evidence: str) -> Outcome:
     return Outcome("not-checkable", evidence)
 
 
-def from_refutation(name: str) -> Outcome:
-    """``fails`` iff the sympy refutation ``name`` (:mod:`ropemath.symbolic.refutations`) refutes the claim.
+def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
+    """``fails`` iff the sympy refutation ``r`` refutes its claim; the counterexample is its exact substitution.
 
-    The counterexample is the refutation's exact substitution; the correction is its proved correct form.
+    The correction is the refutation's proved correct form.  With ``proof``, ``holds`` also needs sympy's zero
+    test of true side minus claim (not only a failed refutation).
     """
-    from ropemath.symbolic import refutations  # sympy: imported only when a check needs it
+    from ropemath.symbolic.common import is_zero  # sympy: imported only when a check needs it
 
-    r = refutations.get_refutation(name)
     example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
     evidence = (
         f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
         f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
     )
-    return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
+    holds = not r.refuted and (not proof or is_zero(r.lhs - r.claim))
+    return Outcome("holds" if holds else "fails", evidence, example, bool(r.correct.holds))
+
+
+def from_refutation(name: str) -> Outcome:
+    """:func:`refutation_outcome` of the registered refutation ``name`` (:mod:`ropemath.symbolic.refutations`)."""
+    from ropemath.symbolic import refutations
+
+    return refutation_outcome(refutations.get_refutation(name))
 
 
 def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray, shift: float) -> float:

@@ -70,8 +70,7 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     loop = np.array(
         [
             sum((fq[m] @ fk[n]) * v[n] for n in range(16))
-            / (sum(fq[m] @ fk[n] for n in range(16)) if normalised else 1)
-            for m in range(16)
+            / (sum(fq[m] @ fk[n] for n in range(16)) if normalised else 1) for m in range(16)
         ]
     )
     err = max(
@@ -82,8 +81,7 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
                     - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
                 )
             )
-        )
-        for c in (False, True)
+        ) for c in (False, True)
     )
     err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4) - loop))))
     grid = np.linspace(-30, 30, 601)
@@ -126,8 +124,7 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
                     - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
                 )
             )
-        )
-        for c in (False, True)
+        ) for c in (False, True)
     )
     return identity(
         err,

@@ -19,7 +19,8 @@ import dataclasses
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, below_tolerance, conditional, identity, num, res
+from ropemath.claims import checks_rotation as R
+from ropemath.claims._verdict import GAP, below_tolerance, conditional, identity, num, refutation_outcome, res
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_2d
 from ropemath.symbolic import common as sym
@@ -165,12 +166,6 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
     )
 
 
-def radial_forced(*, factor: int = 1) -> Outcome:
-    r"""With one f for queries and keys, :math:`R_f(q,m)^2 = |q|^2` forces :math:`R_f(q,m) = |q|`."""
-    ok, text = _steps("radial_solution", factor=factor)
-    return Outcome("holds" if ok else "fails", text)
-
-
 def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one).
 
@@ -266,26 +261,11 @@ def solution_2d(*, sign: int = 1) -> Outcome:
 
 
 def _refuted(name: str, restored: sp.Expr) -> Outcome:
-    """``fails`` unless sympy proves the claim of refutation ``name`` (plus ``restored``) equal to the true side.
-
-    The refutation's counterexample decides ``fails``; ``holds`` needs the zero test of true side - claim.
-
-    With ``restored != 0`` the refutation is rebuilt (:func:`ropemath.symbolic.refutations.refute`) for the
-    claim plus ``restored``, at the same values, with the gap reduced by ``restored``.
-    """
+    """Refutation ``name`` judged for its claim plus ``restored``; ``holds`` needs sympy's proof of the claim."""
     r = refutations.get_refutation(name)
     if restored != 0:
-        r = refutations.refute(
-            r.name, r.claim_latex, source=r.source, correct=r.correct, claim=r.claim + restored,
-            values=dict(r.values), gap=(r.gap.latex, r.gap.rhs - restored), holds_when=r.holds_when,
-        )  # fmt: skip
-    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
-    evidence = (
-        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
-        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
-    )
-    proved = not r.refuted and is_zero(r.lhs - r.claim)  # "holds" needs a proof, not only a failed refutation
-    return Outcome("holds" if proved else "fails", evidence, example, bool(r.correct.holds))
+        r = R._refute(name, r.claim + restored, r.gap.rhs - restored)
+    return refutation_outcome(r, proof=True)
 
 
 def norms_times_cos(*, with_angle: bool = False) -> Outcome:

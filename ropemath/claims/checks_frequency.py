@@ -64,8 +64,7 @@ def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
 def theta_one_based(*, shift: int = 1) -> Outcome:
     r""":math:`\theta_j = 10000^{-2(j-1)/d}`, j = 1..d/2 (the paper) — our :math:`\theta_{j-1}`."""
     err = max(
-        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1]))
-        for d in DIMS
+        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1])) for d in DIMS
         for j in range(1, d // 2 + 1)
     )
     return identity(err, "10000^(-2(j-1)/d) written out for j = 1..d/2 vs ropemath.frequencies(d)[j-1], d up to 4096")
@@ -278,7 +277,7 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
 
 
 def _large_d_limit(r: float) -> float:
-    r"""The d -> infinity limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r)-\mathrm{Ci}(r/b))/\ln b`.
+    r"""The large-d limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r)-\mathrm{Ci}(r/b))/\ln b`.
 
     With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`.
     """

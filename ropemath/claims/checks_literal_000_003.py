@@ -56,9 +56,7 @@ def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
         max(
             abs(math.sin(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t])),
             abs(math.cos(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t + 1])),
-        )
-        for i in range(-5, 20)
-        for t in range(d // 2)
+        ) for i in range(-5, 20) for t in range(d // 2)
     )
     inputs = {"d": d, "t": 0, "positions i": [0, 1], "k": "any fixed number (5 used)"}
     return refuted(
@@ -84,8 +82,7 @@ def _complex_form(q: np.ndarray, k: np.ndarray, r: float, shift: int) -> float:
         (complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1])).real
         * math.cos(r * _note_theta(i + shift, d))
         - (complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1])).imag
-        * math.sin(r * _note_theta(i + shift, d))
-        for i in range(d // 2)
+        * math.sin(r * _note_theta(i + shift, d)) for i in range(d // 2)
     )
 
 
@@ -163,8 +160,7 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
     differs = stated.shape != actual.shape or float(np.max(np.abs(stated - actual))) > GAP
     xr = np.random.default_rng(52).standard_normal(64)  # seed 52
     worst = max(
-        float(np.max(np.abs(right_side(xr[:d], p, "elementwise") - rotation_matrix(p, d) @ xr[:d])))
-        for p in POSITIONS
+        float(np.max(np.abs(right_side(xr[:d], p, "elementwise") - rotation_matrix(p, d) @ xr[:d]))) for p in POSITIONS
         for d in (2, 8, 64)
     )
     ok = worst <= 1e-9

@@ -235,8 +235,7 @@ def angle_under_different_rotations(*, n_offset: float = -1.0) -> Outcome:
     actual = angle(rotation_2d(m) @ q, rotation_2d(n) @ k)
     rng = np.random.default_rng(66)  # seed 66: the correction in d = 8 with the RoPE frequencies
     corr = max(
-        relative_position_error(a, b, mm, nn)
-        for a, b in rng.standard_normal((5, 2, 8))
+        relative_position_error(a, b, mm, nn) for a, b in rng.standard_normal((5, 2, 8))
         for mm, nn in ((3.0, -4.0), (1000.0, 5.0))
     )
     inputs = {"q = k": [1.0, 0.0], "theta": 1.0, "m": 1, "n": num(n)}

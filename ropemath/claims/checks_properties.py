@@ -69,8 +69,7 @@ def invertible(*, sign: int = -1) -> Outcome:
                     - x
                 )
             )
-        )
-        for m in POSITIONS
+        ) for m in POSITIONS
     )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
 

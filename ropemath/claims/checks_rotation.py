@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, res
+from ropemath.claims._verdict import TOL, conditional, identity, refutation_outcome, res
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -89,8 +89,7 @@ def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign:
 def transpose_rule(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`; ``sign`` states :math:`R_{-\mathrm{sign}\,m}` instead."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d))))
-        for pm in POSITIONS
+        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d)))) for pm in POSITIONS
         for d in DIMS
     )
     return _with_proof(
@@ -102,9 +101,7 @@ def composition_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_a R_b = R_{a+b}` (angles add); ``sign`` states :math:`R_{a + \mathrm{sign}\, b}`."""
     err = max(
         float(np.max(np.abs(rotation_matrix(pm, d) @ rotation_matrix(pn, d) - rotation_matrix(pm + sign * pn, d))))
-        for pm in POSITIONS
-        for pn in (-3.0, 5.0)
-        for d in DIMS
+        for pm in POSITIONS for pn in (-3.0, 5.0) for d in DIMS
     )
     return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10, wrong=lambda e: e.subs(b, sign * b))
 
@@ -113,8 +110,7 @@ def inverse_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse); ``sign`` flips the claim."""
     err = max(
         float(np.max(np.abs(np.linalg.inv(rotation_matrix(pm, d)) - rotation_matrix(-sign * pm, d))))
-        for pm in POSITIONS
-        for d in DIMS
+        for pm in POSITIONS for d in DIMS
     )
     return _with_proof(
         err, "numpy inv(R_m) vs R_{-m}", "transpose", "orthogonality", wrong=lambda e: e.subs(a, sign * a)
@@ -140,8 +136,7 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
             np.max(
                 np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved", base=1e4), axis=-1) - factor * nx) / nx
             )
-        )
-        for pm in POSITIONS
+        ) for pm in POSITIONS
     )
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
@@ -156,8 +151,7 @@ def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
                 - q @ k
             )
         )
-        / (np.linalg.norm(q) * np.linalg.norm(k))
-        for q, k, pm, _ in _random_pairs(2, 16, 20)
+        / (np.linalg.norm(q) * np.linalg.norm(k)) for q, k, pm, _ in _random_pairs(2, 16, 20)
     )  # seed 2
     return identity(err, "(R_m q).(R_m k) vs q.k, 20 random pairs in R^16 (seed 2)")
 
@@ -175,9 +169,7 @@ def transpose_product(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}` (``sign = -1``: :math:`R_{m-n}`)."""
     err = max(
         float(np.max(np.abs(rotation_matrix(pm, d).T @ rotation_matrix(pn, d) - rotation_matrix(sign * (pn - pm), d))))
-        for pm in POSITIONS
-        for pn in (-3.0, 5.0, 777.0)
-        for d in DIMS
+        for pm in POSITIONS for pn in (-3.0, 5.0, 777.0) for d in DIMS
     )
     return _with_proof(
         err, "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}", "block_diagonal_d4", "block_diagonal_d6", tol=1e-10,
@@ -197,16 +189,6 @@ def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
     )
 
 
-def _refutation_outcome(r: refutations.Refutation) -> Outcome:
-    """``fails`` iff sympy refutes the claim; the counterexample is the exact substitution, the correction proved."""
-    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
-    evidence = (
-        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
-        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
-    )
-    return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
-
-
 _Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
 
 
@@ -220,7 +202,7 @@ def relative_sign_slip(*, sign: int = 1) -> Outcome:
         raise ValueError(f"sign must be 1 or -1 (the gap below is proved for those), got {sign!r}")
     claim = (_Q.T * rotation(sign * (m - n) * theta) * _K)[0, 0]
     gap = (1 + sign) * (q0 * k1 - q1 * k0) * sp.sin((m - n) * theta)
-    return _refutation_outcome(_refute("relative_sign", claim, gap))
+    return refutation_outcome(_refute("relative_sign", claim, gap))
 
 
 def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
@@ -234,7 +216,7 @@ def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
 
 def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
     r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
-    return _refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
+    return refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
 
 
 def _transpose_wq(e: sp.Basic) -> sp.Basic:
@@ -260,16 +242,6 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
     )
 
 
-def weights_transpose_lost(*, transpose: bool = True) -> Outcome:
-    r"""The identity with :math:`W_q^\top` (as meant) holds; the literal one fails (checked too)."""
-    meant, literal = weights_identity(transpose=transpose), _refute("missing_weight_transpose", *_weights_claim(False))
-    would = "would fail" if literal.refuted else "would hold as well"
-    return Outcome(
-        meant.verdict,
-        f"As meant (with W_q^T): {meant.evidence} Read literally (no transpose) it {would}: {literal.summary()}.",
-    )
-
-
 def elementwise_form(*, sign: int = 1) -> Outcome:
     r"""RoFormer eq. (34): :math:`R x = x \otimes \cos + (-x_1, x_0, \dots) \otimes \sin` (interleaved).
 
@@ -284,9 +256,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
                 np.abs(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4) - rotation_matrix(pm, d) @ x[:d])
             )
         )
-        / float(np.linalg.norm(x[:d]))
-        for pm in POSITIONS
-        for d in DIMS
+        / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
     sparse = all(count == 2 * d for d, count in nonzero.items())

@@ -74,8 +74,7 @@ def control(check: Callable[..., Outcome], wrong: str, **kwargs: Any) -> Control
 
 
 CONTROLS: dict[Callable[..., Outcome], Control] = {
-    c.check: c
-    for c in (
+    c.check: c for c in (
     control(A.softmax_weights, "the 1/sqrt(d) factor missing from the written-out formula", power=0.0),
     control(A.permutation_blind, "positions 0, 1, 2 given to RoPE", with_positions=True),
     control(A.linear_attention, "the denominator dropped from the written-out loop", normalised=False),
@@ -92,7 +91,6 @@ CONTROLS: dict[Callable[..., Outcome], Control] = {
     control(D.matrix_step_slip, "each row of the matrix summed first (the corrected line)", rows_summed=True),
     control(D.complex_inner_product, "the conjugate dropped: z_a z_b instead of z_a conj(z_b)", sign=1),
     control(D.polar_split, "the inside sample with the parity encoding, outside the condition", inside="parity"),
-    control(D.radial_forced, "the modulus doubled: R_f(q, m) = 2|q|", factor=2),
     control(D.radial_choice, "the modulus doubled: R_q = 2|q|", factor=2),
     control(D.angle_split, "the split doubled: Theta_f(q, m) = 2 (Theta(q) + varphi(m))", factor=2),
     control(D.recurrence, "the increment doubled: 2 (Theta_g(q,k,1) + Theta(k) - Theta(q))", factor=2),
@@ -189,7 +187,6 @@ CONTROLS: dict[Callable[..., Outcome], Control] = {
     control(R.relative_sign_slip, "q^T R_{n-m} k, the correct sign: nothing to refute", sign=-1),
     control(R.weights_missing_transpose, "x_m^T W_q^T R_{n-m} W_k x_n, with the transpose", transpose=True),
     control(R.weights_identity, "x_m^T W_q R_{n-m} W_k x_n (the transpose on W_q lost)", transpose=False),
-    control(R.weights_transpose_lost, "the identity as meant, but without the transpose on W_q", transpose=False),
     control(R.elementwise_form, "the sine term with the wrong sign: x cos - rot(x) sin", sign=-1),
     control(R.even_dimension, "the inside sample at odd d = 3, outside the condition", inside=(3,)),
     control(R.lengths_and_angle, "alpha taken as alpha_q + alpha_k (angles added)", sign=1),

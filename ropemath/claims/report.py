@@ -68,8 +68,7 @@ def table(results: list[Result]) -> str:
     lines.append(
         f"{len(results)} entries; "
         + (
-            "every check agrees with its recorded verdict."
-            if not bad
+            "every check agrees with its recorded verdict." if not bad
             else f"{bad} check(s) DISAGREE with the recorded verdict."
         )
     )
