@@ -110,12 +110,6 @@ def test_elementwise_display():
     assert -math.sin(0.01) == pytest.approx(rotate_pairs(np.eye(8)[5], 1.0, 8)[4])
 
 
-def test_kronecker_reading():
-    out = L.kronecker_reading()
-    assert out.verdict == "fails" and out.counterexample["entries of q (x) cos"] == 8 * 8
-    assert L.kronecker_reading(product="elementwise").verdict == "holds"
-
-
 def test_lengths_and_same_angle():
     assert L.lengths_and_same_angle().verdict == "holds"
     assert L.lengths_and_same_angle(stretch=2.0).verdict == "fails"  # |2 R x| = 2 |x|

@@ -184,23 +184,6 @@ def elementwise_display(*, fifth_sine: int = 1) -> Outcome:
     return refuted(float(stated[i, j]), float(actual[i, j]), inputs, corr, f"(R_m q)_{i} from the displayed vectors")
 
 
-def kronecker_reading(*, product: str = "kron") -> Outcome:
-    r""":math:`\otimes` read as the Kronecker product: :math:`q \otimes \cos` has :math:`d^2` entries, not d."""
-    q = np.random.default_rng(64).standard_normal(8)  # seed 64
-    ang = np.repeat(np.arange(4.0), 2)
-    cos, sin = np.cos(10.0**-ang), np.sin(10.0**-ang)  # m = 1, theta_i = 10^-i at d = 8
-    turned = np.array([-q[1], q[0], -q[3], q[2], -q[5], q[4], -q[7], q[6]])
-    op = np.kron if product == "kron" else np.multiply
-    out = op(q, cos) + op(turned, sin)
-    ok = out.shape == (8,) and float(np.max(np.abs(out - rotation_matrix(1.0, 8) @ q))) <= TOL
-    return Outcome(
-        "holds" if ok else "fails",
-        f"d = 8, m = 1, random q (seed 64): the formula with the {product} product has {out.size} entries; "
-        f"R_m q has 8{'' if ok else ', so they cannot be equal' if out.size != 8 else ' and differs'}.",
-        None if ok else {"d": 8, "entries of q (x) cos": out.size, "entries of R_m q": 8},
-    )
-
-
 def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     r""":math:`\|R_m x\| = \|x\|` and :math:`\angle(R_m a, R_m b) = \angle(a, b)`: :math:`R_m` is orthogonal."""
     a, b = np.random.default_rng(65).standard_normal((2, 16, 16))  # seed 65

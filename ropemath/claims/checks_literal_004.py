@@ -1,7 +1,7 @@
 r"""Checks of note 004 read as written: ``k`` for the position, "p_{i,2t} is the odd dimension", T5's bias
 indexed by absolute positions, :math:`W_q x_n`, "SDPA is the inner product", "R is sparse, so inefficient".
 
->>> sinusoidal_literal().verdict, sinusoidal_literal(argument="i").verdict
+>>> t5_bias_literal().verdict, t5_bias_literal(indexed_by="distance").verdict
 ('fails', 'holds')
 
 References: note 004 (DaNing, CC BY 4.0); Vaswani et al. (2017) §3.5; Raffel et al. (T5, 2020) §2.1;
@@ -21,39 +21,8 @@ from ropemath.theory.encodings import relative_bias, sinusoidal_encoding
 
 __all__ = [
     "angle_represents_position", "initial_projection_literal", "parity_literal", "sdpa_is_inner_product",
-    "sinusoidal_literal", "sparse_is_inefficient", "t5_bias_literal",
+    "sparse_is_inefficient", "t5_bias_literal",
 ]
-
-
-def sinusoidal_literal(*, argument: str = "k") -> Outcome:
-    r"""Refutes :math:`p_{i,2t} = \sin(k/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(k/10000^{2t/d})` (k, not i).
-
-    Read literally, ``k`` is not the position: the right side is the same for every i. The
-    correction, with i, is compared with :func:`ropemath.theory.encodings.sinusoidal_encoding`.
-    """
-    d, k = 8, 1.0  # any fixed value of k gives the same picture; k = 1 is the plug-in example
-
-    def written(numerator: float) -> np.ndarray:  # the note's two lines, coordinate by coordinate
-        angles = [numerator / 10000 ** (2 * (j // 2) / d) for j in range(d)]
-        return np.array([np.sin(a) if j % 2 == 0 else np.cos(a) for j, a in enumerate(angles)])
-
-    def stated(i: float) -> np.ndarray:
-        return written(k if argument == "k" else i)
-
-    positions = np.arange(6.0)
-    correction = max(float(np.max(np.abs(written(i) - sinusoidal_encoding(i, d)))) for i in positions)
-    same = float(np.max(np.abs(stated(0.0) - stated(1.0))))
-    out = refuted(
-        float(stated(0.0)[0]), float(sinusoidal_encoding(0.0, d)[0]), {"d": d, "k": k, "i": 0, "t": 0}, correction,
-        f"p_(i,0) with {argument} in the numerator vs Vaswani's p_(0,0) = sin(0)",
-    )
-    return Outcome(
-        out.verdict,
-        f"{out.evidence} Read with {argument}: p_0 and p_1 differ by {res(same)}"
-        + (" (the same vector at every position: no position is encoded)." if same <= TOL else "."),
-        out.counterexample,
-        out.correction_holds,
-    )
 
 
 def parity_literal(*, count_from: int = 0) -> Outcome:

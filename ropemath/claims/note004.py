@@ -16,6 +16,7 @@ from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_encodings as E
 from ropemath.claims import checks_frequency as F
+from ropemath.claims import checks_literal_000_003 as L000
 from ropemath.claims import checks_literal_001 as L001
 from ropemath.claims import checks_literal_004 as L
 from ropemath.claims import checks_properties as P
@@ -43,7 +44,7 @@ ENTRIES: tuple[Entry, ...] = (
         quote="接着计算Scaled Dot-Product Attention: am,n=exp(qmknd)j=1Nexp(qmkjd)om=n=1Nam,nvn",
         reading=SCRAPED + r"('exp(qmknd)' is $\exp(q_m^\top k_n/\sqrt d)$).",
     ),
-    entry("n004-sinusoidal", "Absolute Position Embedding", "fails", L.sinusoidal_literal,
+    entry("n004-sinusoidal", "Absolute Position Embedding", "fails", L000.sinusoidal_position_variable,
         r"$p_{i,2t} = \sin(k/10000^{2t/d})$, $p_{i,2t+1} = \cos(k/10000^{2t/d})$, with $k$ a symbol other than the "
         r"position $i$.",
         quote="而在Transformer的原论文中, 作者通过正余弦函数来生成pi: {pi,2t=sin(k/100002t/d) pi,2t+1=cos(k/100002t/d)",
