@@ -3,6 +3,7 @@ verbatim quotes, the fields each verdict needs, alternative readings decided by 
 and a negative control for every check that must get a different verdict.
 """
 
+import functools
 import os
 from pathlib import Path
 
@@ -55,13 +56,15 @@ def test_every_check_has_a_negative_control_that_says_no(entry):
         assert wrong.verdict == "fails", f"{entry.id}: the control {ctl.call} computes {wrong.verdict!r}, not 'fails'"
 
 
-@pytest.mark.parametrize(
-    "alt",
-    [a for e in LEDGER for a in e.alternatives if a.verdict in ("holds", "holds-if") and a.check in CONTROLS],
-    ids=lambda a: a.check.__name__,
-)
+HOLDING_ALTERNATIVES = [a for e in LEDGER for a in e.alternatives if a.verdict in ("holds", "holds-if")]
+
+
+@pytest.mark.parametrize("alt", HOLDING_ALTERNATIVES, ids=lambda a: getattr(a.check, "__name__", "partial"))
 def test_the_control_of_a_holding_alternative_fails(alt):
-    assert CONTROLS[alt.check].run().verdict == "fails", CONTROLS[alt.check].call
+    if isinstance(alt.check, functools.partial):  # a reading given by keywords: without them the check reads literally
+        assert alt.check.keywords and alt.check.func().verdict == "fails"
+    else:
+        assert CONTROLS[alt.check].run().verdict == "fails", CONTROLS[alt.check].call
 
 
 @pytest.mark.parametrize(

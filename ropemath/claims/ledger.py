@@ -33,10 +33,11 @@ the check uses, in the project's notation.
 6. ``not-checkable`` — only when no computation can bear on any part of the statement (history,
    motivation, a name, a claim about experiments not reproduced here); ``reason`` says why.  If
    any part is measurable, that part is an entry of its own.
-7. **Every check can say no.**  Each check function has a registered negative control
-   (:func:`ropemath.claims.controls.control`): the same code run on a deliberately wrong variant
-   of the claim (wrong sign, wrong index, missing factor, the opposite condition) must compute a
-   different verdict.  A check that compares an implementation with itself is not a check.
+7. **Every check can say no.**  Each check function has a negative control in the table
+   :data:`ropemath.claims.controls.CONTROLS`: the same code run on a deliberately wrong variant
+   of the claim (wrong sign, wrong index, missing factor, a case outside the condition) must compute a
+   different verdict, and ``fails`` when the check's verdict is ``holds`` or ``holds-if``.  A check
+   that compares an implementation with itself is not a check.
 
 References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.

@@ -63,8 +63,7 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The first clause is judged here; the sentence breaks off ('在不丢失语义的情况下' has no main "
         "clause), its 'no semantics lost' is judged by n002-no-loss.",
         condition=r"the lengths are fixed, $\|a\|, \|b\|$ constant (as for rotated copies $R_m q$, $R_n k$ of fixed "
-        r"$q, k$); in general $a\cdot b = \|a\|\|b\|\cos\angle(a, b)$ also depends on the norms.",
-    ),
+        r"$q, k$); in general $a\cdot b = \|a\|\|b\|\cos\angle(a, b)$ also depends on the norms."),
     entry("n002-goal", GOAL, "holds", R.relative_identity,
         r"Goal: $\langle f_q(q_m, m), f_k(k_n, n)\rangle = g(q_m, k_n, m - n)$ (the note's $\langle f(x, i), f(y, "
         r"j)\rangle = g(x, y, i - j)$ in LLM terms) — met by RoPE.",
@@ -76,10 +75,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"The line as a chain $A = g\,A = g$ (juxtaposition as a product), $A = \langle f_q, f_k\rangle$.",
-                "fails", L.doubled_goal_formula,
-            ),
-        ),
-    ),
+                "fails", L.doubled_goal_formula),
+        )),
     entry("n002-kn-query", GOAL, "fails", L.kn_named_query,
         "'$k_n$ is the query vector at position m': the query argument of $f_q$ in the goal formula is $k_n$.",
         quote=r"其中 $\boldsymbol{k}_n$是在位置 m的query向量,$\boldsymbol{k}_n$是在位置 n 的key向量,$f_q$ 和 $f_k$ "
@@ -87,40 +84,33 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The same symbol k_n is declared the query at m and the key at n; with k_n as the query the score is "
         "<R_m k_n, R_n k_n>, a different number.",
         correction=r"$\boldsymbol{q}_m$ is the query vector at position m (the formula's first argument); then "
-        r"$\langle R_m q_m, R_n k_n\rangle = q_m^\top R_{n-m} k_n$ depends on $m - n$ only.",
-    ),
+        r"$\langle R_m q_m, R_n k_n\rangle = q_m^\top R_{n-m} k_n$ depends on $m - n$ only."),
     entry("n002-additive-leak", GOAL, "holds", E.additive_leaks,
         "Additive absolute encodings (GPT): the expanded dot product has terms in the absolute positions $i, j$, so "
         "the score is not a function of $i - j$ alone.",
         quote="**加性绝对位置编码 (GPT系列)**: `f(x, i) = token_embedding(x) + pos_embedding(i)`. "
-        "点积展开后会包含与绝对位置`i`和`j`相关的交叉项,泄露了绝对位置信息.",
-    ),
+        "点积展开后会包含与绝对位置`i`和`j`相关的交叉项,泄露了绝对位置信息."),
     entry("n002-sinusoidal-leak", GOAL, "holds", E.sinusoidal_leaks,
         "The additive sinusoidal encoding has the same problem.",
         quote="**正弦/余弦位置编码 (原始Transformer)**: 同样是加性嵌入,存在类似问题.",
         reading="For generic learned W_q, W_k and content; without content and with W_q^T W_k = I the "
-        "position-position term happens to be relative (recorded in the evidence).",
-    ),
+        "position-position term happens to be relative (recorded in the evidence)."),
     entry("n002-four-terms", GOAL, "holds", E.four_terms,
         r"$\langle (\mathrm{Tok}_i + \mathrm{Pos}_i)W_Q, (\mathrm{Tok}_j + \mathrm{Pos}_j)W_K\rangle$ expands into "
         r"four terms, one built from position vectors only: $\langle \mathrm{Pos}_i W_Q, \mathrm{Pos}_j W_K\rangle$.",
         quote="展开这个点积会包含一个纯粹由绝对位置向量构成的项:$<PosEmb(i) * W_Q, PosEmb(j) * W_K>$",
         reading="'*' is the matrix product of a row vector with W (the note's h_i * W_Q); the check uses column "
-        "vectors (W x), the same algebra. Indices are 0-based as the note defines them.",
-    ),
+        "vectors (W x), the same algebra. Indices are 0-based as the note defines them."),
     entry("n002-position-term", GOAL, "holds", L.position_term_absolute,
         r"Nothing forces $\langle \mathrm{Pos}_i W_Q, \mathrm{Pos}_j W_K\rangle$ to be a function of $i - j$: for "
         r"learned $\mathrm{Pos}$, and for sinusoidal $\mathrm{Pos}$ with generic $W_Q, W_K$, it is not.",
-        quote="没有任何数学结构强制它们的结果只与相对位置 i-j 有关.",
-    ),
+        quote="没有任何数学结构强制它们的结果只与相对位置 i-j 有关."),
     entry("n002-same-rotation", IDEA, "holds", R.same_rotation_invariance,
         "The dot product of two vectors is unchanged when both are rotated by the same angle.",
-        quote="RoPE的突破性思想源于一个简单的几何事实:**两个向量的点积在它们被同时旋转相同角度后保持不变**.",
-    ),
+        quote="RoPE的突破性思想源于一个简单的几何事实:**两个向量的点积在它们被同时旋转相同角度后保持不变**."),
     entry("n002-not-additive", IDEA, "holds", P.multiplicative,
         "RoPE is not an added position vector but a rotation: $f(x, m) = R_m x$ is linear in $x$, $f(0, m) = 0$.",
-        quote="它不把位置信息作为加性向量,而是将位置信息视为一个**旋转操作**.",
-    ),
+        quote="它不把位置信息作为加性向量,而是将位置信息视为一个**旋转操作**."),
     entry("n002-relative-angle", IDEA, "holds", R.relative_identity,
         r"Rotating $x$ by $m\theta$ and $y$ by $n\theta$, the dot product of the rotated vectors depends only on the "
         r"relative angle $(m-n)\theta$, so the score depends only on $m - n$.",
@@ -133,10 +123,8 @@ ENTRIES: tuple[Entry, ...] = (
                 r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
                 r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
                 "fails",
-                L.embedding_rotated_before_projection,
-            ),
-        ),
-    ),
+                L.embedding_rotated_before_projection),
+        )),
     entry("n002-converse", IDEA, "fails", D.converse,
         "'If the relative position changes, the attention score changes too.'",
         quote="如果单词(token)在句子序列中的相对位置变化了,那么它们的注意力分数也会随之变化,反之则不变,真正做到了注意"
@@ -148,10 +136,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).", "holds",
-                L.score_varies_with_distance,
-            ),
-        ),
-    ),
+                L.score_varies_with_distance),
+        )),
     entry("n002-2d-unique", HIGH, "holds", P.rotations_2d_vs_3d,
         "In 2D a rotation is determined by one angle (and 2D rotations commute); in higher dimensions rotations are "
         "more complex.",
@@ -161,50 +147,42 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).", "holds",
-                L.direction_rotation_unique,
-            ),
-        ),
-    ),
+                L.direction_rotation_unique),
+        )),
     entry("n002-grouping", HIGH, "holds-if", R.even_dimension,
         "Group the $d$ coordinates in pairs: $d/2$ two-dimensional planes (or complex numbers).",
         quote="**分组**: 将`d`维的向量两两一组,看作`d/2`个二维平面(或复数).",
         condition="$d$ is even. The note never says so (its example $d_{model} = 4096$ is even); for odd $d$ there "
-        "are no $d/2$ planes and the block matrix of §4 is not defined.",
-    ),
+        "are no $d/2$ planes and the block matrix of §4 is not defined."),
     entry("n002-block-rotation", HIGH, "holds", R.pairwise_rotation,
         r"The high-dimensional rotation is made of small 2x2 rotations, one per plane, applied independently: "
         r"$R^d_{\Theta,m}$ is block diagonal and rotates pair $i$ by $m\theta_i$.",
-        quote="**独立旋转**: 在每个二维平面上独立地进行旋转.",
-    ),
+        quote="**独立旋转**: 在每个二维平面上独立地进行旋转."),
     entry("n002-frequencies", HIGH, "holds", F.theta_decreasing,
         r"One frequency per plane, $\theta_k = 10000^{-2k/d}$, ordered from high to low frequency.",
         quote="这些频率通常被设计成从高频到低频排列(`θ_k = 10000^(-2k/d)`),与原始Transformer的正弦编码类似.",
         reading="The note gives no range for k; 0-based k (as in §4.1) is checked. With k = 1..d/2 (as in §4) the "
         "values shift by one index but are still distinct and decreasing. Same frequencies as the sinusoidal "
-        "encoding's 10000^(-2t/d).",
-    ),
+        "encoding's 10000^(-2t/d)."),
     entry("n002-near-far", HIGH, "holds", F.fast_near_slow_far,
         "Fast (high-frequency) planes capture fine, nearby position differences; slow (low-frequency) planes capture "
         "coarse, distant ones.",
         quote="这使得模型既能通过quick rotate捕捉到近距离的精细位置关系(高频),也能通过slow "
         "rotate捕捉到远距离的粗略位置关系(低频).",
         reading="Read as a statement about resolution: how much each pair's angle changes per position and after how "
-        "many positions it wraps around.",
-    ),
+        "many positions it wraps around."),
     entry("n002-rotation-2d", MATH, "holds", R.pairwise_rotation,
         r"Rotating $(x_1, x_2)$ by $m\theta$ is left-multiplication by a 2x2 rotation matrix; for $d$ dimensions, by "
         r"a block-diagonal matrix whose diagonal blocks are 2x2 rotation matrices.",
         quote="在数学上,对一个二维向量 `(x1, x2)` 进行角度 `mθ` 的旋转,等价于左乘一个2x2的旋转矩阵. "
-        "对于`d`维向量,这个操作等价于左乘一个块对角矩阵,其中每个对角块都是一个2x2的旋转矩阵.",
-    ),
+        "对于`d`维向量,这个操作等价于左乘一个块对角矩阵,其中每个对角块都是一个2x2的旋转矩阵."),
     entry("n002-f-definition", MATH, "holds", R.weights_identity,
         r"$f_{\{q,k\}}(x_m, m) = R^d_{\Theta,m} W_{\{q,k\}} x_m$; then $f_q(x_m, m)^\top f_k(x_n, n) = x_m^\top "
         r"W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
         quote=r"$f_{{q,k}}(\boldsymbol{x}_m, m) = \boldsymbol{R}_{\theta, m}^d \boldsymbol{W}_{{q,k}} "
         r"\boldsymbol{x}_m$",
         reading=r"'{{q,k}}' is the scraped '\{q,k\}' (the escaped braces lost); the text writes $R^d_{\theta,m}$, the "
-        r"display $R^d_{\Theta,m}$: the same matrix (RoFormer eq. 14).",
-    ),
+        r"display $R^d_{\Theta,m}$: the same matrix (RoFormer eq. 14)."),
     entry("n002-index-shift", MATH, "fails", L.index_shift,
         r"With the note's $\theta_k = 10000^{-2k/d}$, the §4 matrix (blocks $\theta_1, \dots, \theta_{d/2}$) is the "
         r"rotation that §4.1 computes (factors $\theta_0, \dots, \theta_{d/2-1}$).",
@@ -212,8 +190,7 @@ ENTRIES: tuple[Entry, ...] = (
         reading="§4.1 presents its formula as what engineering uses in place of 'the matrix above', so both must give "
         "R_m q. The subscripts are one apart and §3 fixes theta_k, so they are judged together.",
         correction=r"Subscript the blocks $\theta_0, \dots, \theta_{d/2-1}$, or define $\theta_i = "
-        r"10000^{-2(i-1)/d}$, $i = 1, \dots, d/2$ for this display (RoFormer eq. 15).",
-    ),
+        r"10000^{-2(i-1)/d}$, $i = 1, \dots, d/2$ for this display (RoFormer eq. 15)."),
     entry("n002-f-is-score", MATH, "fails", P.score_shape,
         r"'$f_{\{q,k\}}(x_m, m)$ is the computed attention score.'",
         quote=r"$f_{{q,k}}(\boldsymbol{x}_m, "
@@ -221,12 +198,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"m}^d$是旋转的矩阵(变换矩阵)",
         reading="The first clause is judged; '注意力权重' in the second is read as the projection weights W_q, W_k.",
         correction=r"$f_{\{q,k\}}(x_m, m)$ is the rotated query/key vector; the score is $f_q(x_m, m)^\top f_k(x_n, "
-        r"n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$.",
-    ),
+        r"n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$."),
     entry("n002-sparse", FAST, "holds", L.matrix_sparse,
         r"$R^d_{\Theta,m}$ is sparse in high dimensions: $2d$ non-zero entries of $d^2$.",
-        quote=_SPARSE,
-    ),
+        quote=_SPARSE),
     entry("n002-elementwise", FAST, "fails", L.elementwise_display,
         r"The display as written: $R_m q = q \otimes c + \tilde q \otimes s$ with the sine column $s = (\sin "
         r"m\theta_0, \sin m\theta_0, \sin m\theta_1, \sin m\theta_1, \sin m\theta_1, \dots)$.",
@@ -239,33 +214,28 @@ ENTRIES: tuple[Entry, ...] = (
         r"-q_3, q_2, \dots) \otimes \sin$, RoFormer eq. 34.",
         alternatives=(
             Alternative(r"$\otimes$ as the Kronecker product.", "fails", L000.elementwise_as_kronecker),
-        ),
-    ),
+        )),
     entry("n002-rotated-scores", FAST, "holds", A.rotated_scores,
         r"Scores are $Q_{rot} K_{rot}^\top / \sqrt{d_k}$ with entries $q_m^\top R_{n-m} k_n$ (then a row softmax).",
         quote="最后,使用$Q_{rot}$和$K_{rot}$来计算注意力分数 $softmax(Q_{rot} * K_{rot}^T / sqrt(d_k))$.",
         reading=r"'*' is the matrix product, sqrt(d_k) is $\sqrt{d_k}$; the check decides the entries of Q_rot "
-        r"K_rot^T, to which the softmax is applied row by row.",
-    ),
+        r"K_rot^T, to which the softmax is applied row by row."),
     entry("n002-every-layer", CODE, "not-checkable", A.rotate_after_projection,
         "RoPE must be re-applied in every layer because position information added once is diluted as layers mix "
         "features.",
         quote="加一次是**不够的**.是的,位置信息会随着层数增加而**衰减**.",
         reason="A claim about what trained networks retain. The checkable part is different: the rotation must act on "
-        "q, k after W_q, W_k for scores to be relative (measured here; entry n002-inside-attention).",
-    ),
+        "q, k after W_q, W_k for scores to be relative (measured here; entry n002-inside-attention)."),
     entry("n002-no-loss", CODE, "holds", P.invertible,
         "RoPE loses no (semantic) information.",
         quote="RoPE 不会损失语义信息,反而是在语义信息的基础上**叠加和增强**了位置信息.",
-        reading="Read as: the map is invertible, $R_m^{-1} = R_{-m}$, so $x$ is recovered exactly from $R_m x$.",
-    ),
+        reading="Read as: the map is invertible, $R_m^{-1} = R_{-m}$, so $x$ is recovered exactly from $R_m x$."),
     entry("n002-norm-angle", CODE, "holds", L.lengths_and_same_angle,
         "A rotation is an orthogonal transform: it keeps vector lengths, and the angle between two vectors rotated "
         "the same way.",
         quote=_NORM_ANGLE,
         reading="The lengths and the first case of the parenthesis ('以相同的方式') are judged here; the second case "
-        "('基于位置差异的方式') is n002-angle-different.",
-    ),
+        "('基于位置差异的方式') is n002-angle-different."),
     entry("n002-angle-different", CODE, "fails", L.angle_under_different_rotations,
         r"Vectors rotated 'based on the position difference' ($R_m q$, $R_n k$ with $m \ne n$) keep their angle: "
         r"$\angle(R_m q, R_n k) = \angle(q, k)$.",
@@ -275,16 +245,13 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"The angle depends on the positions only through $m - n$ (unchanged when both shift together).",
-                "holds", R.relative_identity,
-            ),
-        ),
-    ),
+                "holds", R.relative_identity),
+        )),
     entry("n002-semantic-norms", CODE, "not-checkable", A.empirical,
         "In semantic representations lengths and angles of vectors usually encode a word's importance and its "
         "similarity to other words.",
         quote="向量的模长和相对角度在语义表示中至关重要,它们通常编码了词的重要性或与其他词的相似度.",
-        reason="A claim about what trained embeddings encode; no computation on RoPE's algebra bears on it.",
-    ),
+        reason="A claim about what trained embeddings encode; no computation on RoPE's algebra bears on it."),
     entry("n002-similarity", CODE, "fails", D.not_a_function_of_similarity,
         r"$Q'\cdot K'$ is a function of the original similarity $q \cdot k$ and the relative position.",
         quote=r"RoPE 巧妙地设计了旋转角度,使得旋转后的 Query ($Q'$) 和 Key ($K'$) 向量的点积 $Q' \cdot K'$ "
@@ -295,45 +262,36 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.", "holds",
-                R.relative_identity,
-            ),
-        ),
-    ),
+                R.relative_identity),
+        )),
     entry("n002-weighted-average", CODE, "holds", A.softmax_weights,
         r"Self-attention takes a weighted average of all tokens: $o_m = \sum_n a_{m,n} v_n$ with $a_{m,n} > 0$, "
         r"$\sum_n a_{m,n} = 1$.",
         quote="自注意力层会将所有 token 的信息进行加权平均,前馈网络层则进行非线性变换.",
-        reading="The first clause is judged; the second (the feed-forward layer is non-linear) is a description.",
-    ),
+        reading="The first clause is judged; the second (the feed-forward layer is non-linear) is a description."),
     entry("n002-shape-comment", CODE, "fails", L.flash_shape_comment,
         "The code comment: the input (query states) has the shape [batch_size x seq_length x head_dim x hidden_dim].",
         quote="Flash attention 要求输入数据的形状为 [batch_size x seq_length x head_dim x hidden_dim]",
         reading="Judged against the tensor the listing's own `.view(bsz, q_len, num_heads, head_dim)` makes from the "
         "projected hidden states (what FlashAttention's API expects is not checked here).",
         correction="[batch_size x seq_length x num_heads x head_dim] (hidden_dim = num_heads * head_dim), transposed "
-        "to [batch_size x num_heads x seq_length x head_dim] by `.transpose(1, 2)`.",
-    ),
+        "to [batch_size x num_heads x seq_length x head_dim] by `.transpose(1, 2)`."),
     entry("n002-elementwise-code", CODE, "holds", R.elementwise_form,
         r"Elementwise multiplications and additions rotate the vectors: $R_m x = x \otimes \cos + (-x_1, x_0, \dots) "
         r"\otimes \sin$ (RoFormer eq. 34).",
-        quote="这通过元素的乘法和加法实现向量的旋转,从而在嵌入中引入位置信息.",
-    ),
+        quote="这通过元素的乘法和加法实现向量的旋转,从而在嵌入中引入位置信息."),
     entry("n002-values", CODE, "holds", A.values_not_rotated,
         r"Value vectors are not rotated: RoPE matters only for the $q$-$k$ similarity, and the outputs $o_m = \sum_n "
         r"a_{m,n} v_n$ stay relative.",
-        quote="Value 向量通常不直接应用 RoPE,因为 RoPE 主要影响 QK 相似度计算.",
-    ),
+        quote="Value 向量通常不直接应用 RoPE,因为 RoPE 主要影响 QK 相似度计算."),
     entry("n002-inside-attention", CODE, "holds", A.rotate_inside_attention,
         "Applying RoPE inside attention, to $Q$ and $K$ right before the scores, is what keeps the position encoding "
         "relative.",
-        quote="这种在注意力计算时即时应用的“侵入式”方法,是保证相对位置编码有效性的关键.",
-    ),
+        quote="这种在注意力计算时即时应用的“侵入式”方法,是保证相对位置编码有效性的关键."),
     entry("n002-long-sequences", CODE, "not-checkable", A.empirical,
         "RoPE performs excellently on long sequences (the gold standard of modern LLMs).",
         quote="RoPE因其理论的优雅性和在长序列建模上的卓越表现,已成为现代LLM架构的黄金标准.",
-        reason="An empirical claim about trained models and about the field's practice.",
-    ),
-)
+        reason="An empirical claim about trained models and about the field's practice."))
 
 # The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
 # the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
@@ -397,5 +355,4 @@ MERGED: tuple[tuple[str, str], ...] = (
     ("但实际生成cos/sin是基于位置ID的.", "n002-elementwise-code"),
     ("apply_rotary_pos_emb 函数将上面生成的 cos 和 sin 分量应用到 Query 和 Key 向量上.", "n002-elementwise-code"),
     ("后续的注意力计算(如 QK^T / sqrt(d_k) -> softmax -> * V)", "n002-rotated-scores"),
-    ("核心强调:RoPE 在计算注意力分数前对 Q 和 K 进行了处理.", "n002-inside-attention"),
-)
+    ("核心强调:RoPE 在计算注意力分数前对 Q 和 K 进行了处理.", "n002-inside-attention"))
