@@ -24,7 +24,7 @@ def res(x: float) -> str:
     """Render a residual stably: ``< 1e-9`` at or below 1e-9, else 2 significant digits.
 
     This is a printing threshold, not a verdict: the verdicts compare against ``tol`` (:data:`TOL` unless
-    stated) and their evidence names that tolerance (:func:`below_tolerance`).
+    stated) and their evidence names that tolerance (:func:`within_tol`).
 
     The exact digits (or decade) of a rounding-level residual depend on the CPU's SIMD and FMA code
     paths, so they are never printed: a residual is reported only as a verdict against the tolerance.
@@ -38,10 +38,10 @@ def res(x: float) -> str:
     return f"{x:.1e}"
 
 
-def below_tolerance(x: float, tol: float = TOL) -> str:
+def within_tol(x: float, tol: float = TOL) -> str:
     """Render a residual against the tolerance actually used, never with rounding-level digits.
 
-    >>> below_tolerance(2.2e-16), below_tolerance(3e-11), below_tolerance(0.25)
+    >>> within_tol(2.2e-16), within_tol(3e-11), within_tol(0.25)
     ('within the tolerance 1e-12', '< 1e-9 but above the tolerance 1e-12', '2.5e-01 (tolerance 1e-12)')
     """
     x = abs(float(x))
@@ -71,7 +71,7 @@ def identity(residual: float, what: str, tol: float = TOL) -> Outcome:
     ('holds', 'fails')
     """
     verdict = "holds" if residual <= tol else "fails"
-    return Outcome(verdict, f"{what}: largest residual {below_tolerance(residual, tol)}.")
+    return Outcome(verdict, f"{what}: largest residual {within_tol(residual, tol)}.")
 
 
 def refuted(
@@ -92,7 +92,7 @@ def refuted(
     ok = bool(correction_residual <= tol)
     evidence = (
         f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value "
-        f"is {num(actual)}. Correction checked: residual {below_tolerance(correction_residual, tol)} "
+        f"is {num(actual)}. Correction checked: residual {within_tol(correction_residual, tol)} "
         f"({'holds' if ok else 'does NOT hold'})."
     )
     example = {**inputs, "stated": num(stated), "actual": num(actual)}

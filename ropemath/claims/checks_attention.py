@@ -21,7 +21,7 @@ from ropemath.attention.linear import (
     weight_sum_deviation,
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
-from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change
+from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
@@ -163,9 +163,10 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
         "fails" if low < 0 and scaled < 1e-12 else "holds",
         f"Norms are kept, yet the rotated numerator is {num(low)} < 0 at d = 2, phi = (1, 1), m - n = {distance}, and "
         f"the weights no longer sum to 1 (largest deviation {dev:.3f}, N = 32, seed 35); a map that doubles "
-        f"norms, 2 R_m, factorises just as well (residual {res(scaled)}). Correction: R is linear and "
+        f"norms, 2 R_m, factorises just as well (residual {within_tol(scaled)}). Correction: R is linear and "
         f"R_m^T R_n = R_(n-m), so sum_n R_n phi(k_n) v_n^T is accumulated once (prefix form vs quadratic: "
-        f"residual {res(corr)}); the denominator is left unrotated so it stays positive (smallest {den.min():.3f}).",
+        f"residual {within_tol(corr)}); the denominator is left unrotated so it stays positive (smallest "
+        f"{den.min():.3f}).",
         example,
         bool(corr <= 1e-12 and den.min() > 0),
     )
@@ -206,7 +207,7 @@ def rotate_inside_attention(*, identity_weights: bool = False) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"Moving every position by 5 (random x, W_q, W_k, seed 40): scores from "
-        f"q, k rotated after the projections change by {res(after)}; rotating the input before the "
+        f"q, k rotated after the projections change by {within_tol(after)}; rotating the input before the "
         f"projections changes them by {before:.2f} (relative), because W_q^T W_k need not commute with R_m.",
     )
 
@@ -242,7 +243,7 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     return Outcome(
         "holds" if kept <= 1e-12 and leaked > GAP else "fails",
         f"Moving every position by 5 (N = 6, d = 8, seed 42): with q, k rotated and v not, the outputs change by "
-        f"{res(kept)} (relative); rotating v too, they change by {leaked:.2f}: o_m then carries R_n v_n, an "
+        f"{within_tol(kept)} (relative); rotating v too, they change by {leaked:.2f}: o_m then carries R_n v_n, an "
         "absolute rotation, so only q and k need RoPE.",
     )
 

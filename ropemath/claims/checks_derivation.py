@@ -20,7 +20,7 @@ import numpy as np
 import sympy as sp
 
 from ropemath.claims import checks_rotation as R
-from ropemath.claims._verdict import GAP, below_tolerance, conditional, identity, num, refutation_outcome, res
+from ropemath.claims._verdict import GAP, conditional, identity, num, refutation_outcome, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_2d
 from ropemath.symbolic import common as sym
@@ -159,10 +159,11 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
         proved and inside_gap <= 1e-12,
         example,
         f"Only the real part fixed: f(z, m) = {name[encoding]} has f(z, 0) = z and Re[f(q,m) f*(k,n)] unchanged by "
-        f"shifting m, n together (residual {res(worst)}, 20 random cases, seed 20), yet at q = 1, k = i, m = n = 1 "
+        f"shifting m, n together (residual {within_tol(worst)}, 20 random cases, seed 20), yet at q = 1, k = i, m = n "
+        f"= 1 "
         f"e^(i(Theta_f(q,1) - Theta_f(k,1))) misses e^(i Theta_g(q,k,0)) by {num(gap)}. With the complex product "
         f"fixed (f = {name[inside]}, as RoFormer §3.4.1) the relation holds on the same 20 cases (largest gap "
-        f"{below_tolerance(inside_gap)}) and is an identity: {text}",
+        f"{within_tol(inside_gap)}) and is an identity: {text}",
     )
 
 
@@ -186,7 +187,7 @@ def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     return Outcome(
         "holds" if ok and worst <= 1e-12 else "fails",
         f"{text} Not unique: f_q = 2^m q e^(i m theta), f_k = 2^-n k e^(i n theta) "
-        f"also gives a product that depends on m - n only (residual {res(worst)}, seed 21) with f(x, 0) = x.",
+        f"also gives a product that depends on m - n only (residual {within_tol(worst)}, seed 21) with f(x, 0) = x.",
     )
 
 
@@ -308,7 +309,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
         worst < 1e-12,
         example,
         f"At q = k = (1, 0), theta = 1, m - n = {distance}: true {num(actual)}, stated {num(stated)}. For parallel "
-        f"q, k and m - n = +-1 it holds (residual {res(worst)}, 20 random cases, seed 24).",
+        f"q, k and m - n = +-1 it holds (residual {within_tol(worst)}, 20 random cases, seed 24).",
     )
 
 
@@ -350,7 +351,8 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         f"m - n = 1 it fails for q = (1, 0), k = (0, 1): true "
         f"{example['q, k = (1, 0), (0, 1) at m - n = 1: true side']}, stated 0. Over 20 random cases at "
         f"m - n = +-1 (seed 25) the largest relative gap is {num(worst)}; it "
-        f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap {res(worst_correction)}).",
+        f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap "
+        f"{within_tol(worst_correction)}).",
         example if verdict == "fails" else None,
         bool(worst_correction < 1e-12),
     )

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from ropemath.attention.linear import elu_plus_one
-from ropemath.claims._verdict import GAP, TOL, num, refuted, res
+from ropemath.claims._verdict import GAP, TOL, num, refuted, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_matrix
 from ropemath.theory.encodings import sinusoidal_encoding
@@ -169,7 +169,8 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
         "fails" if differs else "holds",
         f"d = 2, m = 1, x = (1, 0): R x = {num(actual)}, the right side with the {product} product is "
         f"{num(stated)} ({stated.size} entries). Correction (elementwise product, RoFormer eq. 34) vs dense R x, "
-        f"d in {{2, 8, 64}}, 6 positions (seed 52): residual {res(worst)} ({'holds' if ok else 'does NOT hold'}).",
+        f"d in {{2, 8, 64}}, 6 positions (seed 52): residual {within_tol(worst, 1e-9)} "
+        f"({'holds' if ok else 'does NOT hold'}).",
         example,
         ok,
     )
@@ -210,11 +211,12 @@ def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
         return float(np.max(np.abs(shared - pairs)) / np.max(np.abs(pairs)))
 
     chosen, relative = gap(encoding), gap("relative")
-    example = {"N": N, "d": d, "seed": 53, "encoding": encoding, "shared-sum vs per-pair outputs": res(chosen)}
+    example = {"N": N, "d": d, "seed": 53, "encoding": encoding, "shared-sum vs per-pair outputs": within_tol(chosen)}
     return Outcome(
         "fails" if chosen <= TOL else "holds",
         f"N = 8, d = 8, elu + 1 features (seed 53): key sums formed once and shared by every query reproduce the "
-        f"per-pair outputs with the {encoding} encoding to {res(chosen)} (relative). Correction: what breaks the "
+        f"per-pair outputs with the {encoding} encoding to {within_tol(chosen)} (relative). Correction: what breaks "
+        f"the "
         f"shared sums is a relative term inside the key features, phi(W_k x_n + r_(m-n)) (Transformer-XL): "
         f"there the shared sums miss by {relative:.2f}.",
         example,

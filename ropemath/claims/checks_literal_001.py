@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, below_tolerance, conditional, num, refuted, res, shift_change
+from ropemath.claims._verdict import GAP, conditional, num, refuted, res, shift_change, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
@@ -116,9 +116,9 @@ def _initial_condition(
         met <= 1e-12 and abs(stated - actual) > GAP,
         proved and gap <= 1e-12,
         example,
-        f"Both encodings make f(q,m) f*(k,n) depend on m - n only (residual {below_tolerance(met)}, seed {seed}). "
+        f"Both encodings make f(q,m) f*(k,n) depend on m - n only (residual {within_tol(met)}, seed {seed}). "
         f"Outside f(x, 0) = x, {example['f(x, m)']} at q = 1, k = i: stated {_show(stated)}, actual {_show(actual)}. "
-        f"Inside, {example['inside']} on 20 random q, k: largest gap {below_tolerance(gap)}; {text}.",
+        f"Inside, {example['inside']} on 20 random q, k: largest gap {within_tol(gap)}; {text}.",
     )
 
 
@@ -213,7 +213,7 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
         f"{'p_m = ' + str(num(p)) if multiplied == 'p_m' else 'q'} gives {num(stated)}. Rotating p_m by m theta "
         f"gives the same vector for m = 0..5 (spread {res(constant)}): all position information cancels. "
         f"Correction f(q, m) = e^(i m theta) q (q the query, not p_m) vs apply_rope, 20 random cases (seed 54): "
-        f"residual {res(worst)} ({'holds' if ok else 'does NOT hold'}).",
+        f"residual {within_tol(worst, 1e-9)} ({'holds' if ok else 'does NOT hold'}).",
         {"q": [1.0, 0.0], "m": 1, "theta": 1.0, "p_m": num(p), "e^(i m theta) p_m": num(stated), "RoPE": num(actual)},
         ok,
     )
@@ -236,7 +236,7 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"N = 6, d = 8 (seed 55), {'q and k' if rotate_keys else 'q only'} rotated: moving every position by 7 "
-        f"changes the weights by {res(shifted)} (relative); doubling the offsets changes them by {spread:.2f}.",
+        f"changes the weights by {within_tol(shifted)} (relative); doubling the offsets changes them by {spread:.2f}.",
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, TOL, identity, num, refuted, res, shift_change
+from ropemath.claims._verdict import GAP, TOL, identity, num, refuted, res, shift_change, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error, norm_error, orthogonality_error, relative_position_error
@@ -238,7 +238,7 @@ def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length"
         f"hidden_states of shape (1, 3, 8) viewed as (bsz, q_len, num_heads, head_dim) = {viewed.shape}; the "
         f"comment's shape is {claimed} ({int(np.prod(claimed))} entries for {viewed.size} numbers). Correction "
         f"[batch_size x seq_length x num_heads x head_dim], then transpose(1, 2): the round trip back to "
-        f"(1, 3, 8) has residual {res(back)}.",
+        f"(1, 3, 8) has residual {within_tol(back)}.",
         inputs,
         back <= TOL,
     )

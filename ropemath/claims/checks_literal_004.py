@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ropemath.attention.softmax import rope_attention_weights, rope_softmax_attention
-from ropemath.claims._verdict import GAP, TOL, identity, num, refuted, res, shift_change
+from ropemath.claims._verdict import GAP, TOL, identity, num, refuted, shift_change, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
@@ -86,7 +86,7 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
         "fails" if broken else "holds",
         f"Bias indexed by {indexed_by}: with the same token everywhere, score(1, 0) - score(4, 3) = {num(gap)}, "
         f"and i - j = 1 in both. Correction b_(i-j) (ropemath.theory.encodings.relative_bias): shifting all 8 "
-        f"positions by 3 changes the scores by {res(corr)} (relative).",
+        f"positions by 3 changes the scores by {within_tol(corr)} (relative).",
         example if broken else None,
         bool(corr <= TOL),
     )
@@ -140,7 +140,7 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"d = 2, theta = 1, x = (0.6, -0.8), m = -50..50 rotated by {per_position} m: the turned angle vs m theta "
-        f"(mod 2 pi) residual {res(err)}; the closest two positions are {closest:.4f} rad apart "
+        f"(mod 2 pi) residual {within_tol(err)}; the closest two positions are {closest:.4f} rad apart "
         f"({'distinct' if closest > 1e-3 else 'NOT distinct'}).",
     )
 
@@ -166,7 +166,7 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
         "fails" if out[0].shape != () else "holds",
         f"SDPA maps (Q, K, V) to N = 5 vectors o_m of shape {list(out[0].shape)} (seed 62); an inner product of two "
         f"vectors is one number. Correction: its scores are inner products, softmax((q_m / sqrt d)^T k_n) equals "
-        f"its weights (residual {res(corr)}).",
+        f"its weights (residual {within_tol(corr)}).",
         example,
         bool(corr <= TOL),
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, num, res
+from ropemath.claims._verdict import GAP, conditional, identity, num, within_tol
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
 from ropemath.claims.ledger import Alternative, Outcome
 from ropemath.core.apply import apply_rope
@@ -177,7 +177,8 @@ def score_shape(*, what: str = "f_q") -> Outcome:
     return Outcome(
         "fails" if broken else "holds",
         f"f_q(x_m, m) has shape {f_q.shape} (a rotated query), the score is a scalar: {num(score)} for "
-        f"random W, x (seed 11). Correction f_q^T f_k = x_m^T W_q^T R_(n-m) W_k x_n: residual {res(residual)}.",
+        f"random W, x (seed 11). Correction f_q^T f_k = x_m^T W_q^T R_(n-m) W_k x_n: residual "
+        f"{within_tol(residual, 1e-10)}.",
         example,
         bool(residual <= 1e-10),
     )
@@ -207,7 +208,8 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
         example,
         f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): "
         "in general the dot product also scales with the norms. "
-        f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual {res(worst)} "
+        f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual "
+        f"{within_tol(worst)} "
         "over 20 rotations, so there only the angle matters.",
     )
 
@@ -265,7 +267,7 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
         f"At the same position m = {m:.0f}, two tokens give q that differ by up to {num(gap)} (d = 8, seed 16): "
         f"q = W_q x_m carries the token, not the position. Correction: the sines and cosines are the multipliers "
         f"cos(m theta_i), sin(m theta_i); the elementwise formula equals R_m q for q = (1, 2, ..., 8) "
-        f"(residual {res(err)}).",
+        f"(residual {within_tol(err, 1e-10)}).",
         example if gap > GAP else None,
         bool(err <= 1e-10),
     )

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, refutation_outcome, res
+from ropemath.claims._verdict import TOL, conditional, identity, refutation_outcome, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -298,7 +298,8 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
         err <= TOL,
         example,
         f"d in {list(inside)}: the d/2 blocks R(m theta_i) built by a loop "
-        f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual {res(err)}). "
+        f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual "
+        f"{within_tol(err)}). "
         f"{'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
         f"{' is not an index bound and' if d % 2 else ' and'} the blocks cover {'only ' if covered != d else ''}"
         f"{covered} of {d} coordinates; "
