@@ -1,4 +1,4 @@
-"""The literal-reading checks of notes 000 and 003 (ropemath.claims.checks_literal_000_003): each check's
+"""The literal-reading checks of notes 000 and 003 (ropemath.claims.checks_literal): each check's
 verdict, its negative control's opposite verdict, and its counterexample recomputed by hand.
 
 Hand values come from math.sin / math.cos and plain loops written from the definitions (Vaswani et al.
@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from ropemath.claims import checks_literal_000_003 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 CHECKS = [

@@ -1,4 +1,4 @@
-"""The literal-reading checks of note 001 (ropemath.claims.checks_literal_001): each verdict, its negative
+"""The literal-reading checks of note 001 (ropemath.claims.checks_literal): each verdict, its negative
 control's opposite verdict, and the counterexample values recomputed by hand (math / cmath, not the code
 under test)."""
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ropemath.claims import checks_literal_001 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 

@@ -1,4 +1,4 @@
-"""The literal checks of note 002 (ropemath.claims.checks_literal_002): each computes its verdict, its
+"""The literal checks of note 002 (ropemath.claims.checks_literal): each computes its verdict, its
 negative control computes a different one, and the counterexamples agree with values worked out by hand
 or by plain Python loops written from the definitions (RoFormer eq. 13-15, 34), not by ropemath code.
 """
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from constructions import rotate_pairs
 
-from ropemath.claims import checks_literal_002 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims import note002
 from ropemath.claims.controls import CONTROLS
 

@@ -1,4 +1,4 @@
-"""The literal-reading checks of note 004 (ropemath.claims.checks_literal_004): each check's verdict, its
+"""The literal-reading checks of note 004 (ropemath.claims.checks_literal): each check's verdict, its
 negative control's opposite verdict, and the counterexample numbers recomputed by hand (plain math, not the
 code under test).
 """
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ropemath.claims import checks_literal_004 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 CHECKS = [

@@ -239,7 +239,7 @@ def test_cli_exit_code_2_for_a_missing_source_path(capsys):
 
 
 def test_literal_000_counterexamples_plug_in():
-    from ropemath.claims import checks_literal_000_003 as L0
+    from ropemath.claims import checks_literal as L0
 
     ex = L0.sinusoidal_position_variable().counterexample
     i0, i1 = ex["positions i"]  # p_(i,0) = sin(i / 10000^0) = sin(i) (Vaswani et al.)
@@ -251,7 +251,7 @@ def test_literal_000_counterexamples_plug_in():
 
 
 def test_literal_001_counterexamples_are_at_position_0_and_plug_in():
-    from ropemath.claims import checks_literal_001 as L1
+    from ropemath.claims import checks_literal as L1
 
     ex = L1.modulus_initial_condition().counterexample  # §2.5 is about position 0: |f(1, 0)|^2 = |2|^2
     assert ex["m = n"] == 0 and ex["actual"] == abs(2 * 1 * cmath.exp(1j * ex["m = n"])) ** 2 == 4.0
@@ -265,7 +265,7 @@ def test_literal_001_counterexamples_are_at_position_0_and_plug_in():
 
 
 def test_literal_001_evidence_names_the_ropes_base_and_the_weights_spread():
-    from ropemath.claims import checks_literal_001 as L1
+    from ropemath.claims import checks_literal as L1
 
     assert L1.distinct_pair_frequencies().evidence.startswith("base 10000: ")  # theta_i = 10000^(-2i/d)
     # attention weights by hand: pair i of q, k as a complex number turned by e^{i p theta_i}, theta_i = 10^(-i)
@@ -285,7 +285,7 @@ def test_literal_001_evidence_names_the_ropes_base_and_the_weights_spread():
 
 
 def test_literal_002_texts_and_counterexample():
-    from ropemath.claims import checks_literal_002 as L2
+    from ropemath.claims import checks_literal as L2
 
     # in 2D the check also searches the grid of angles; in 3D it does not
     assert "at no grid angle" in L2.direction_rotation_unique().evidence
@@ -298,7 +298,7 @@ def test_literal_002_texts_and_counterexample():
 
 
 def test_literal_004_counterexample_plugs_in():
-    from ropemath.claims import checks_literal_004 as L4
+    from ropemath.claims import checks_literal as L4
 
     ex = L4.initial_projection_literal().counterexample
     w, xm, xn = np.array(ex["W_q"]), np.array(ex["x_m"]), np.array(ex["x_n"])

@@ -1,4 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_002 from the original (``make mutants``).
+"""Tests that tell mutants of ropemath.claims.checks_literal from the original (``make mutants``).
 
 What they pin, and why:
 
@@ -20,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from ropemath.claims import checks_literal_002 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 

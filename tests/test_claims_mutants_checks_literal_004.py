@@ -1,4 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_004 from the original.
+"""Tests that tell mutants of ropemath.claims.checks_literal from the original.
 
 What they pin, and why (every expected number is recomputed here with plain math, not the code under test):
 
@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from ropemath.claims import checks_literal_004 as L
+from ropemath.claims import checks_literal as L
 
 
 def test_parity_cosines_at_odd_subscripts():

@@ -13,7 +13,7 @@ from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_encodings as E
 from ropemath.claims import checks_frequency as F
-from ropemath.claims import checks_literal_000_003 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
 from ropemath.claims.ledger import Alternative, Entry, note_entry

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_frequency as F
-from ropemath.claims import checks_literal_001 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
 from ropemath.claims.ledger import Alternative, Entry, note_entry

@@ -12,8 +12,7 @@ from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_encodings as E
 from ropemath.claims import checks_frequency as F
-from ropemath.claims import checks_literal_000_003 as L000
-from ropemath.claims import checks_literal_002 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
 from ropemath.claims.ledger import Alternative, Entry, note_entry
@@ -213,7 +212,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"j/2\rfloor}$ (each $\theta_i$ twice; entry 4 is $\sin m\theta_2$): $R_m q = q \otimes \cos + (-q_1, q_0, "
         r"-q_3, q_2, \dots) \otimes \sin$, RoFormer eq. 34.",
         alternatives=(
-            Alternative(r"$\otimes$ as the Kronecker product.", "fails", L000.elementwise_as_kronecker),
+            Alternative(r"$\otimes$ as the Kronecker product.", "fails", L.elementwise_as_kronecker),
         )),
     entry("n002-rotated-scores", FAST, "holds", A.rotated_scores,
         r"Scores are $Q_{rot} K_{rot}^\top / \sqrt{d_k}$ with entries $q_m^\top R_{n-m} k_n$ (then a row softmax).",

@@ -16,9 +16,7 @@ from ropemath.claims import checks_attention as A
 from ropemath.claims import checks_derivation as D
 from ropemath.claims import checks_encodings as E
 from ropemath.claims import checks_frequency as F
-from ropemath.claims import checks_literal_000_003 as L000
-from ropemath.claims import checks_literal_001 as L001
-from ropemath.claims import checks_literal_004 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims import checks_properties as P
 from ropemath.claims import checks_rotation as R
 from ropemath.claims.ledger import Alternative, Entry, note_entry
@@ -42,7 +40,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"$a_{m,n} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)$, $o_m = \sum_n a_{m,n} v_n$.",
         quote="接着计算Scaled Dot-Product Attention: am,n=exp(qmknd)j=1Nexp(qmkjd)om=n=1Nam,nvn",
         reading=SCRAPED + r"('exp(qmknd)' is $\exp(q_m^\top k_n/\sqrt d)$)."),
-    entry("n004-sinusoidal", "Absolute Position Embedding", "fails", L000.sinusoidal_position_variable,
+    entry("n004-sinusoidal", "Absolute Position Embedding", "fails", L.sinusoidal_position_variable,
         r"$p_{i,2t} = \sin(k/10000^{2t/d})$, $p_{i,2t+1} = \cos(k/10000^{2t/d})$, with $k$ a symbol other than the "
         r"position $i$.",
         quote="而在Transformer的原论文中, 作者通过正余弦函数来生成pi: {pi,2t=sin(k/100002t/d) pi,2t+1=cos(k/100002t/d)",
@@ -139,7 +137,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"a_1b_2)$.",
         quote="zazb=(a1+a2i)(b1b2i)=a1b1+a1(b2i)+a2ib1+a2i(b2i)=a1b1+a2b2+i(a2b1a1b2)",
         reading=SCRAPED + "(the bar of the conjugate and the minus signs of 'b1b2i', 'a1(b2i)', 'a2b1a1b2')."),
-    entry("n004-polar-split", "Derivation of RoPE under 2D", "fails", L001.polar_split_literal,
+    entry("n004-polar-split", "Derivation of RoPE under 2D", "fails", L.polar_split_literal,
         r"$R_q(x_q, m) R_k(x_k, n) = R_g(x_q, x_k, n-m)$ and $\Theta_k(x_k, n) - \Theta_q(x_q, m) = \Theta_g(x_q, "
         r"x_k, n-m)$.",
         correction=r"Require the complex product to be relative, $\overline{f_q(x_q,m)}\, f_k(x_k,n) = g(x_q, x_k, n "
