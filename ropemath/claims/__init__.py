@@ -15,11 +15,13 @@ from collections import Counter
 from pathlib import PurePath
 
 from ropemath.claims import note000, note001, note002, note003, note004
-from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
+from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, rubric, run
+from ropemath.claims.report import controls_table, coverage_table, explain, note_words, summary_table
 
 __all__ = [
-    "LEDGER", "NOTES", "NOTE_MODULES", "VERDICTS", "Entry", "Outcome", "Result", "Source", "entries", "note_source",
-    "run", "run_ledger", "summary",
+    "LEDGER", "NOTES", "NOTE_MODULES", "VERDICTS", "Entry", "Outcome", "Result", "Source", "controls_table",
+    "coverage_table", "entries", "explain", "note_source", "note_words", "rubric", "run", "run_ledger", "summary",
+    "summary_table",
 ]
 
 NOTE_MODULES = {"000": note000, "001": note001, "002": note002, "003": note003, "004": note004}

@@ -20,9 +20,7 @@ from ropemath.claims.ledger import Alternative, Entry, note_entry
 
 __all__ = ["ENTRIES", "MERGED"]
 
-
 entry = note_entry("000")
-
 
 ENTRIES: tuple[Entry, ...] = (
     entry("n000-sinusoidal", "Basics", "fails", L.sinusoidal_position_variable,
@@ -213,8 +211,6 @@ ENTRIES: tuple[Entry, ...] = (
         )),
 )
 
-# The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
-# the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
     ("Transformer-XL 的相對位置編碼同時依賴", "n000-xl-not-linear"),
     (r"\boldsymbol{k}_n + \boldsymbol{q}_m^\top \boldsymbol{r}_{m-n}", "n000-xl-not-linear"),

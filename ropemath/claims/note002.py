@@ -54,7 +54,6 @@ _SPARSE = "上面这个矩阵在高维时相当稀疏,因此工程实现中常�
 
 entry = note_entry("002")
 
-
 ENTRIES: tuple[Entry, ...] = (
     entry("n002-dot-angle", TITLE_SECTION, "holds-if", P.dot_and_angle,
         "The dot product of two vectors depends only on the angle between them.",
@@ -292,8 +291,6 @@ ENTRIES: tuple[Entry, ...] = (
         quote="RoPE因其理论的优雅性和在长序列建模上的卓越表现,已成为现代LLM架构的黄金标准.",
         reason="An empirical claim about trained models and about the field's practice."))
 
-# The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
-# the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
     ("是当前解决此问题的最先进、最主流的方法", "n002-long-sequences"),
     ("它通过一种优雅的数学方式,将相对位置信息编码到自注意力机制中.", "n002-relative-angle"),

@@ -16,9 +16,7 @@ from ropemath.claims.ledger import Entry, note_entry
 
 __all__ = ["ENTRIES", "MERGED"]
 
-
 entry = note_entry("003")
-
 
 ENTRIES: tuple[Entry, ...] = (
     entry("n003-goal", "RoPE", "holds", R.weights_identity,
@@ -87,8 +85,6 @@ ENTRIES: tuple[Entry, ...] = (
         "6 positions.",
         quote=r"Smaller \(i\) encodes high frequency information (information nearby)."))
 
-# The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
-# the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
     ("Transformer-based language modeling usually leverages the position information of individual tokens "
      "through a self-attention mechanism.", "n003-knowledge-transfer"),

@@ -26,9 +26,7 @@ __all__ = ["ENTRIES", "MERGED"]
 SCRAPED = "Superscripts, minus signs, square roots and stars were lost in scraping and are restored as in RoFormer. "
 EMPIRICAL = "A result of training runs reported by the paper; nothing computed here can confirm or refute it."
 
-
 entry = note_entry("004")
-
 
 ENTRIES: tuple[Entry, ...] = (
     entry("n004-order", "Background and Related Work", "holds", A.permutation_blind,
@@ -358,8 +356,6 @@ ENTRIES: tuple[Entry, ...] = (
         reason="Conjectures about why RoPE did well in information extraction and a comparison of trained "
         "long-context models; neither is reproduced here."))
 
-# The coverage pass: the note's other sentences with mathematical content (verbatim up to whitespace), each with
-# the entry that judges it besides its own quote (a sentence that restates a neighbouring formula is merged).
 MERGED: tuple[tuple[str, str], ...] = (
     ("xiRdEN 中第i 个位置上的d 维Embedding.", "n004-attention"),
     ("qm=fq(xm,m)kn=fk(xn,n)vn=fv(xn,n)", "n004-attention"),
