@@ -60,5 +60,5 @@ def test_controls_table_counts_a_check_without_control():
 
 def test_coverage_table_has_one_row_per_note():
     lines = coverage_table().splitlines()
-    assert lines[0].split() == ["note", "entries", "merged", "sentences"]
+    assert lines[0].split() == ["note", "entries", "merged", "passages"]
     assert [line.split()[0] for line in lines[1:]] == ["000", "001", "002", "003", "004"]

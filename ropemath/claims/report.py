@@ -147,7 +147,7 @@ def controls_table(results: list[Result]) -> tuple[str, int]:
 
 
 def coverage_table() -> str:
-    """The coverage pass per note: entries, sentences merged into an entry, and distinct sentences judged.
+    """The coverage pass per note: entries, sentences merged into an entry, and the distinct passages judged.
 
     Every entry judges its own quote; a note module's ``MERGED`` rows add the note's other sentences with
     mathematical content, each with the entry that judges it (a sentence judged by two entries is one sentence
@@ -155,10 +155,10 @@ def coverage_table() -> str:
     """
     from ropemath.claims import NOTE_MODULES
 
-    lines = ["note  entries  merged  sentences"]
+    lines = ["note  entries  merged  passages"]
     for prefix, module in NOTE_MODULES.items():
-        sentences = {e.quote for e in module.ENTRIES} | {s for s, _ in module.MERGED}
-        lines.append(f"{prefix:<4}  {len(module.ENTRIES):>7}  {len(module.MERGED):>6}  {len(sentences):>9}")
+        passages = {e.quote for e in module.ENTRIES} | {s for s, _ in module.MERGED}  # quotes and merged sentences
+        lines.append(f"{prefix:<4}  {len(module.ENTRIES):>7}  {len(module.MERGED):>6}  {len(passages):>8}")
     return "\n".join(lines)
 
 
