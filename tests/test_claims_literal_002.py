@@ -14,14 +14,19 @@ from ropemath.claims import checks_literal as L
 from ropemath.claims import note002
 from ropemath.claims.controls import CONTROLS
 
-CHECKS = [fn for _, fn in inspect.getmembers(L, inspect.isfunction) if fn.__module__ == L.__name__ and fn in CONTROLS]
+NOTE_002 = (
+    "doubled_goal_formula", "kn_named_query", "position_term_absolute", "embedding_rotated_before_projection",
+    "score_varies_with_distance", "direction_rotation_unique", "matrix_sparse", "index_shift", "elementwise_display",
+    "lengths_and_same_angle", "angle_under_different_rotations", "flash_shape_comment",
+)
+CHECKS = [getattr(L, name) for name in NOTE_002]
 
 
 def test_every_public_check_has_a_control_with_another_verdict():
     public = [fn for name, fn in inspect.getmembers(L, inspect.isfunction) if fn.__module__ == L.__name__
               and not name.startswith("_")]
-    assert public and set(public) == set(CHECKS)
-    for fn in CHECKS:
+    assert public and set(CHECKS) <= set(public) and set(public) <= set(CONTROLS)
+    for fn in public:
         assert CONTROLS[fn].run().verdict != fn().verdict, fn.__name__
 
 
