@@ -28,10 +28,7 @@ from ropemath.core.rotation import rotation_matrix
 
 
 def softmax_weights(*, power: float = 0.5) -> Outcome:
-    r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1.
-
-    ``power`` is the exponent of d in the scale (1/2: :math:`\sqrt d`).
-    """
+    r""":math:`a_{mn} = \exp(q_m^\top k_n/d^{p})/\sum_j \exp(q_m^\top k_j/d^{p})`, p = ``power`` = 1/2."""
     q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
     w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved", base=1e4)  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / 8.0**power) for j in range(5)] for i in range(5)])

@@ -34,11 +34,7 @@ _r, _r2 = sp.symbols("r r_2", positive=True)
 
 
 def _steps(*keys: str, factor: int = 1, shift: sp.Expr | int = 0) -> tuple[bool, str]:
-    """Whether the named steps of the sympy derivation are verified, and a text naming them.
-
-    With ``factor`` or ``shift`` set, each step's right side becomes ``factor * rhs + shift`` (a wrong
-    step) and its own sympy check is run again on it (:func:`ropemath.symbolic.derivation.verify_step`).
-    """
+    """Whether the named derivation steps are verified (with right sides ``factor * rhs + shift``), and a text."""
     steps = {s.key: s for s in derivation_steps()}
     chosen = [steps[key] for key in keys]
     if factor != 1 or shift != 0:
@@ -168,11 +164,7 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
 
 
 def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
-    r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one).
-
-    Both parts are measured: the sympy step, and another solution whose product depends on m - n only
-    and is q k* at m = n = 0 (``key_exponent=1`` spoils it: f_k = 2^n k e^(i n theta)).
-    """
+    r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution, not the only one (``key_exponent=1``: no other)."""
     ok, text = _steps("radial_solution", factor=factor)
     rng = np.random.default_rng(21)  # seed 21: another solution, f_q = 2^m q e^{im t}, f_k = 2^-n k e^{in t}
     worst = 0.0
@@ -314,13 +306,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
 
 
 def cos_theta_generic(*, corrected: bool = False) -> Outcome:
-    r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta`: it holds only for q ∥ k at m − n = ±1.
-
-    That set has measure zero (rule 5 of the rubric: ``fails``, not ``holds-if``).  The check samples
-    20 random (q, k, m, n = m ∓ 1, θ) (seed 25) and compares the score with the statement;
-    ``corrected=True`` compares it with
-    :math:`(q\cdot k)\cos((m-n)\theta) + (q_0k_1 - q_1k_0)\sin((m-n)\theta)` instead.
-    """
+    r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta`: only for q ∥ k, m − n = ±1 (measure 0)."""
 
     def stated(q: np.ndarray, k: np.ndarray, r: float, t: float) -> float:
         cross = (q[0] * k[1] - q[1] * k[0]) * np.sin(r * t) if corrected else 0.0

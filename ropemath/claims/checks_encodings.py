@@ -27,10 +27,7 @@ from ropemath.theory.encodings import (
 
 
 def additive_leaks(*, constant_p: bool = False) -> Outcome:
-    r"""Additive (learned) absolute encodings give scores that depend on i and j, not only on i − j.
-
-    ``constant_p=True`` gives every position the encoding :math:`p_0`.
-    """
+    """Additive learned encodings give scores depending on i and j, not only i − j (``constant_p``: one p)."""
     rng = np.random.default_rng(36)  # seed 36
     x = np.tile(rng.standard_normal(8), (12, 1))  # the same token everywhere: only positions differ
     p, wq, wk = rng.standard_normal((12, 8)), *rng.standard_normal((2, 8, 8))
@@ -45,10 +42,7 @@ def additive_leaks(*, constant_p: bool = False) -> Outcome:
 
 
 def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
-    r"""The sinusoidal additive encoding leaks absolute positions too, for generic :math:`W_q, W_k`.
-
-    ``generic=False`` measures the special case: no content and :math:`W_q = W_k = I`.
-    """
+    """The sinusoidal additive encoding leaks absolute position for generic :math:`W_q, W_k` (not for I)."""
     rng = np.random.default_rng(37)  # seed 37
     x, wq, wk = np.tile(rng.standard_normal(8), (12, 1)), *rng.standard_normal((2, 8, 8))
     eye = sinusoidal_scores(np.zeros((12, 8)), np.arange(12.0), np.eye(8), np.eye(8))
@@ -65,10 +59,7 @@ def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
 
 
 def four_terms(*, count: int = 4) -> Outcome:
-    r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, one made of positions only.
-
-    Sums the first ``count`` of the four terms, numerically and in sympy's expansion.
-    """
+    r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, the last of positions only."""
     lhs, terms = additive_score_expansion()
     rng = np.random.default_rng(38)  # seed 38
     xi, pi, xj, pj = rng.standard_normal((4, 6))
@@ -112,10 +103,7 @@ def sinusoidal_formula(*, parity: int = 0) -> Outcome:
 
 
 def sinusoidal_parity(*, start: int = 1) -> Outcome:
-    r""":math:`p_{i,2t}` and :math:`p_{i,2t+1}` are the odd- and even-numbered coordinates when counting from 1.
-
-    ``start`` is the number of the first coordinate.
-    """
+    """:math:`p_{i,2t}`, :math:`p_{i,2t+1}` are the odd / even coordinates when counting from ``start`` = 1."""
     d = 8
     omega = [10000.0 ** (-2 * t / d) for t in range(d // 2)]
     p = sinusoidal_encoding(1.0, d)
@@ -203,11 +191,7 @@ def tupe_position_term(
 
 
 def absolute_carries_relative(*, phase: float = np.pi / 2) -> Outcome:
-    r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative.
-
-    The encoding is written out: :math:`p_{i,2t} = \sin(i\omega_t)`, :math:`p_{i,2t+1} = \sin(i\omega_t + \phi)`
-    with :math:`\phi` = ``phase`` (:math:`\pi/2` gives the cosine).
-    """
+    r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative."""
     omega = 10000.0 ** (-2 * np.arange(8) / 16)
     angle = np.arange(8.0)[:, None] * omega[None, :]
     p = np.stack([np.sin(angle), np.sin(angle + phase)], axis=-1).reshape(8, 16)

@@ -33,12 +33,7 @@ _ABEL: dict[tuple[int, float], dict[str, float]] = {}  # (sign, scale) -> measur
 
 
 def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
-    r"""Eq. (35)-(37) on 3 random q, k (d = 32, seed 0), every r in [-1024, 1024] and 1024 in [-1e6, 1e6].
-
-    The score :math:`\mathrm{Re}\sum_i h_i e^{i\,\mathrm{sign}\,r\theta_i}` (``complex_score``) is compared
-    with ``apply_rope`` scores at m = n + r (``rope_error``, relative to |q||k|) and with ``scale`` times the
-    bound of eq. (37) (``violations``, ``max_ratio``); ``abel_error`` is the Abel identity's gap (eq. 36).
-    """
+    """Eq. (35)-(37) on 3 random q, k (d = 32, seed 0) at 3073 distances r: errors, violations of ``scale`` x bound."""
     if (sign, scale) in _ABEL:
         return _ABEL[sign, scale]
     rng = np.random.default_rng(0)  # seed 0
@@ -88,11 +83,7 @@ def theta_decreasing(*, base: float = 10000.0) -> Outcome:
 
 
 def theta_range(*, d: int = 8, inside: tuple[int, int] = (128, 4096)) -> Outcome:
-    r""":math:`\theta_{d/2} \approx 1/10000` (paper's index): it is :math:`10000^{-(d-2)/d}`, close for large d only.
-
-    ``d`` is the dimension of the counterexample (8: small d, outside the condition); ``inside`` the two
-    dimensions where the approximation must hold within 20 % and 1 %.
-    """
+    r""":math:`\theta_{d/2} \approx 1/10000` (paper\'s index) for large d only (``inside``)."""
     ratio = {dim: float(frequencies(dim)[-1] * 10000.0) for dim in (d, 128, 4096, *inside)}
     mid, large = inside  # the dimensions where the approximation must be good (within 20 % and 1 %)
     example = {"d": d, "theta_(d/2)": num(frequencies(d)[-1], 6), "1/10000": 1e-4, "ratio": num(ratio[d])}
@@ -172,10 +163,7 @@ def complex_score_form(*, sign: int = 1) -> Outcome:
 
 
 def abel_summation(*, sign: int = 1) -> Outcome:
-    r"""Eq. (36): :math:`\sum h_i(S_{i+1}-S_i) = -\sum S_{i+1}(h_{i+1}-h_i)`.
-
-    The stored sympy proof is re-run (zero test of lhs - sign * rhs), so an altered proof cannot pass.
-    """
+    r"""Eq. (36): :math:`\sum h_i(S_{i+1}-S_i) = -\sum S_{i+1}(h_{i+1}-h_i)` (the sympy proof is re-run)."""
     p = proofs.get_proof("abel_summation_d8")
     proved = is_zero(p.lhs - sign * p.rhs)
     err = _abel()["abel_error"]
@@ -254,10 +242,7 @@ def bound_decreases(*, start: float = 0.0) -> Outcome:
 
 
 def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 100000.0, 500000.0)) -> Outcome:
-    r"""A larger base makes the bound decay more slowly — in the sense of how long it takes to fall, not pointwise.
-
-    ``bases`` in the order the claim says their decay slows down.
-    """
+    """A larger base makes the bound take longer to fall (not pointwise smaller); ``bases`` in claimed order."""
     r = np.arange(0.0, 1025.0)
     curves = {base: decay_bound(r, 128, base) for base in bases}
     reach = [int(np.nonzero(curves[base] < 0.25 * curves[base][0])[0][0]) for base in bases]
@@ -351,12 +336,7 @@ def extrapolation() -> Outcome:
 
 
 def same_frequencies_as_sinusoidal(*, component: int = 0) -> Outcome:
-    r"""RoPE's :math:`\theta_t` are the frequencies :math:`10000^{-2t/d}` of the sinusoidal encoding.
-
-    Both are compared with the formulas written out: :math:`PE_{(1, 2t)} = \sin(1/10000^{2t/d})` (Vaswani et
-    al. §3.5) for ``ropemath.theory.encodings.sinusoidal_encoding`` at position 1 (its components
-    ``component::2``), and :math:`\theta_t = 10000^{-2t/d}` (RoFormer eq. 15) for ``ropemath.frequencies``.
-    """
+    r"""RoPE's :math:`\theta_t` are the frequencies :math:`10000^{-2t/d}` of the sinusoidal encoding (written out)."""
     err = 0.0
     for d in (8, 64, 512):
         t = np.arange(d // 2)
