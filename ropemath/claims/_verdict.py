@@ -121,8 +121,7 @@ def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
     """``fails`` iff the sympy refutation ``r`` refutes its claim; the counterexample is its exact substitution.
 
     The correction is the refutation's proved correct form.  With ``proof``, ``holds`` also needs sympy's zero
-    test of true side minus claim (not only a failed refutation).
-    """
+    test of true side minus claim (not only a failed refutation)."""
     from ropemath.symbolic.common import is_zero  # sympy: imported only when a check needs it
 
     example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}

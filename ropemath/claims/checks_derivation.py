@@ -136,8 +136,7 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
     r"""Moduli multiply and arguments subtract — if the complex product (not only its real part) is fixed.
 
     ``encoding`` is the case outside the condition ("parity": only the real part fixed); ``inside`` the encoding
-    of the inside sample ("rope": the complex product fixed), on which the argument relation must hold.
-    """
+    of the inside sample ("rope": the complex product fixed), on which the argument relation must hold."""
     rng = np.random.default_rng(20)  # seed 20
     worst = inside_gap = 0.0  # Re-only relativity of the outside encoding; the relation on the inside one
     for _ in range(20):
@@ -281,8 +280,7 @@ def _score(q: np.ndarray, k: np.ndarray, m: float, n: float, t: float = 1.0) -> 
 def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     r""":math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta` "in some cases": when q ∥ k and m − n = ±1.
 
-    ``distance`` is m − n of the counterexample (2: outside the condition).
-    """
+    ``distance`` is m − n of the counterexample (2: outside the condition)."""
     q = np.array([1.0, 0.0])
     actual, stated = _score(q, q, distance, 0), float(q @ q) * np.cos(1.0)
     rng = np.random.default_rng(24)  # seed 24: parallel q, k = c q, m - n = +-1

@@ -81,8 +81,7 @@ def four_terms(*, count: int = 4) -> Outcome:
 def sinusoidal_formula(*, parity: int = 0) -> Outcome:
     r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (with k read as i).
 
-    ``parity=1`` states the sines at the coordinates :math:`2t+1` and the cosines at :math:`2t`.
-    """
+    ``parity=1`` states the sines at the coordinates :math:`2t+1` and the cosines at :math:`2t`."""
     d, err = 16, 0.0
     for i in range(20):
         written = [
@@ -122,8 +121,7 @@ def sinusoidal_parity(*, start: int = 1) -> Outcome:
 def relative_schemes(*, sign: int = -1) -> Outcome:
     r"""Shaw (clipped), Transformer-XL, T5 and DeBERTa scores depend on positions only through m − n.
 
-    ``sign = 1`` indexes the relative encodings by :math:`m + n` (T5's bias keeps m - n).
-    """
+    ``sign = 1`` indexes the relative encodings by :math:`m + n` (T5's bias keeps m - n)."""
     rng = np.random.default_rng(39)  # seed 39
     N, d, K = 10, 6, 3
     x, u, v = rng.standard_normal((N, d)), rng.standard_normal(d), rng.standard_normal(d)
@@ -168,8 +166,7 @@ def tupe_position_term(
 ) -> Outcome:
     r"""Refutes "projecting :math:`p_m, p_n` (:math:`p_m^\top U_q^\top U_k p_n`) encodes relative position".
 
-    ``m_matrix`` is :math:`M = U_q^\top U_k` (d = 2); the claim is refuted when M is not of the form aI + bJ.
-    """
+    ``m_matrix`` is :math:`M = U_q^\top U_k` (d = 2); the claim is refuted when M is not of the form aI + bJ."""
     parts = sinusoidal_pair_decomposition()
     a, b, c, e = sp.symbols("a b c e", real=True)
     M = np.array(m_matrix, dtype=float)

@@ -264,8 +264,7 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
 def _large_d_limit(r: float) -> float:
     r"""The large-d limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r)-\mathrm{Ci}(r/b))/\ln b`.
 
-    With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`.
-    """
+    With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`."""
     import mpmath  # a sympy dependency, imported only here
 
     return float((mpmath.ci(r) - mpmath.ci(r / 10000.0)) / mpmath.log(10000))
@@ -280,8 +279,7 @@ def decay_with_dimension(
     :math:`L(r) = (\mathrm{Ci}(r) - \mathrm{Ci}(r/10^4))/\ln 10^4` as d grows.  The note fixes no distance, so the
     check takes r in ``distances`` (near to far against the base 10^4) and d = 2^6 ... 2^22.  The claimed limit
     (``claimed``: ``"zero"``, or ``"integral"`` for L(r)) is refuted at r when it is more than 10 times farther
-    from L(r) than the sum at d = 2^22 is.
-    """
+    from L(r) than the sum at d = 2^22 is."""
     dims = tuple(2**e for e in (6, 10, 14, 18, 22))
     rows = {}
     for r in distances:
@@ -310,8 +308,7 @@ def decay_iterated_limit(*, distances: tuple[float, ...] = (1e6, 1e8, 1e10)) -> 
     r"""The iterated limit: :math:`d \to \infty` first, then :math:`r \to \infty`, the normalised score tends to 0.
 
     For q = k = (1, ..., 1) the d -> infinity limit is :math:`L(r)` of :func:`decay_with_dimension`, which tends to
-    0 as r grows (Riemann–Lebesgue).  The check evaluates L at ``distances`` and requires it below 1e-3 at each.
-    """
+    0 as r grows (Riemann–Lebesgue).  The check evaluates L at ``distances`` and requires it below 1e-3 at each."""
     limits = [_large_d_limit(r) for r in distances]
     verdict = "holds" if all(abs(v) < 1e-3 for v in limits) else "fails"
     example = {"r": [int(r) for r in distances], "limit as d grows": [float(f"{v:.2g}") for v in limits]}

@@ -351,8 +351,7 @@ def _scaled(scale: float, conjugate: bool = False, offset: float = 0.0) -> Encod
 def modulus_initial_condition(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     r"""§2.5: :math:`R_f(q,0)R_f(k,0) = \|q\|\|k\|` needs :math:`f(x, 0) = x`, which the note never states.
 
-    Outside: :math:`f = \mathrm{scale}\cdot x e^{im}`; inside: ``inside_scale`` (1: f(x, 0) = x).
-    """
+    Outside: :math:`f = \mathrm{scale}\cdot x e^{im}`; inside: ``inside_scale`` (1: f(x, 0) = x)."""
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
         return abs(q) * abs(k), abs(f(q, 0)) * abs(f(k, 0))
@@ -365,8 +364,7 @@ def angle_initial_condition(*, conjugate: bool = True, inside_conjugate: bool = 
     r"""§2.6: :math:`\Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)` needs :math:`f(x, 0) = x`.
 
     Outside: :math:`f = \bar x e^{im}` (``conjugate``); inside: ``inside_conjugate`` (False: f(x, 0) = x).
-    Arguments are compared as unit numbers (mod 2π).
-    """
+    Arguments are compared as unit numbers (mod 2π)."""
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
         return cmath.exp(1j * (cmath.phase(q) - cmath.phase(k))), cmath.exp(
@@ -384,8 +382,7 @@ def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) 
     r"""§2.7: :math:`\varphi(m) = m\theta` needs :math:`\varphi(0) = 0`, i.e. :math:`f(x, 0) = x`.
 
     Outside: :math:`f = x e^{i(m + \mathrm{offset})}`; inside: ``inside_offset`` (0: f(x, 0) = x).  The statement
-    compares :math:`e^{i\varphi(0)}` (with :math:`\varphi(m) = \Theta_f(q,m) - \Theta(q)`) with 1.
-    """
+    compares :math:`e^{i\varphi(0)}` (with :math:`\varphi(m) = \Theta_f(q,m) - \Theta(q)`) with 1."""
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
         return 1 + 0j, f(q, 0) / q
@@ -715,8 +712,7 @@ def parity_literal(*, count_from: int = 0) -> Outcome:
     r"""Refutes ":math:`p_{i,2t}, p_{i,2t+1}` are the odd and even dimensions", dimensions numbered by subscript.
 
     The subscripts start at 0 (:math:`t = 0` gives the frequency 1), so :math:`2t` is even; the sines sit at
-    odd-numbered dimensions only when the dimensions are counted from 1.
-    """
+    odd-numbered dimensions only when the dimensions are counted from 1."""
     d = 8
     p = sinusoidal_encoding(1.0, d)
     omega = [10000.0 ** (-2 * t / d) for t in range(d // 2)]
@@ -742,8 +738,7 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
     r"""Refutes ":math:`q_m^\top k_n = x_m^\top W_q^\top W_k x_n + b_{i,j}` is relative", b a table over (i, j).
 
     The plug-in table is :math:`b_{i,j} = (i + 2j)/10`; the correction is a bias of the distance,
-    :math:`b_{i-j}` (:func:`ropemath.theory.encodings.relative_bias`), which a common shift cannot change.
-    """
+    :math:`b_{i-j}` (:func:`ropemath.theory.encodings.relative_bias`), which a common shift cannot change."""
     rng = np.random.default_rng(60)  # seed 60
     N, d = 8, 4
     x, wq, wk = np.tile(rng.standard_normal(d), (N + 3, 1)), *rng.standard_normal((2, d, d))  # one token everywhere
@@ -783,8 +778,7 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
 
     :math:`f_q(x_m, 0)` is the note's own final form :math:`(W_q x_m)e^{i0\theta}`, computed as RoPE at
     position 0 (:func:`ropemath.core.apply.apply_rope`); plug-in values :math:`W_q = [[2, 1], [0, 1]]`,
-    :math:`x_m = (1, 0)`, :math:`x_n = (0, 1)`.
-    """
+    :math:`x_m = (1, 0)`, :math:`x_n = (0, 1)`."""
     wq = np.array([[2.0, 1.0], [0.0, 1.0]])
     x = {"m": np.array([1.0, 0.0]), "n": np.array([0.0, 1.0])}
     f_q0 = apply_rope(wq @ x["m"], 0.0, layout="interleaved", base=10000.0)
@@ -812,8 +806,7 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     r"""For d = 2, RoPE turns a vector through :math:`m\theta` (θ = 1): the angle tells the position apart.
 
     For :math:`m = -50, \dots, 50` the angle from x to :math:`R(m\theta)x` equals :math:`m\theta` (mod 2π), and
-    the 101 angles are pairwise distinct (closest pair at least 1e-3 rad apart).
-    """
+    the 101 angles are pairwise distinct (closest pair at least 1e-3 rad apart)."""
     x = np.array([0.6, -0.8])
     ms = np.arange(-50.0, 51.0)
     y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, layout="interleaved", base=10000.0)
@@ -835,8 +828,7 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
     r"""Refutes "SDPA is the inner product of two vectors": its output :math:`o_m = \sum_n a_{m,n} v_n` is a vector.
 
     What is an inner product is its score :math:`q_m^\top k_n/\sqrt d = (q_m/\sqrt d)^\top k_n`
-    (checked against :func:`ropemath.attention.softmax.rope_attention_weights` at equal positions).
-    """
+    (checked against :func:`ropemath.attention.softmax.rope_attention_weights` at equal positions)."""
     q, k, v = np.random.default_rng(62).standard_normal((3, 5, 4))  # seed 62
     pos = np.zeros(5)  # all positions equal: plain SDPA
     out = rope_softmax_attention(q, k, v, pos, layout="interleaved", base=10000.0)
@@ -862,8 +854,7 @@ def sparse_is_inefficient(*, storage: str = "sparse") -> Outcome:
     r"""Refutes "R^d_{Θ,m} is sparse, so it computes inefficiently": stored sparse, :math:`R x` costs 2d products.
 
     Counted multiplications for :math:`R^d_{\Theta,m} x` (d = 8 and 128): dense :math:`d^2`, sparse (its non-zeros)
-    and RoFormer eq. (34) :math:`2d`.  What is wasteful is the *dense* product (the correction).
-    """
+    and RoFormer eq. (34) :math:`2d`.  What is wasteful is the *dense* product (the correction)."""
     costs = {}
     for d in (8, 128):
         nonzero = int(np.count_nonzero(rotation_matrix(1.0, d)))

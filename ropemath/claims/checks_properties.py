@@ -24,8 +24,7 @@ from ropemath.theory.encodings import sinusoidal_encoding
 def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
     r"""Each position gets its own rotation (absolute) while scores depend on m - n only (relative).
 
-    Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`.
-    """
+    Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`."""
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
     pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), layout="interleaved", base=1e4)
     sq = np.sum(pts**2, axis=1)
@@ -77,8 +76,7 @@ def invertible(*, sign: int = -1) -> Outcome:
 def multiplicative(*, additive: float = 0.0) -> Outcome:
     r"""RoPE is multiplicative: :math:`f(x, m) = R_m x` is linear in x (no additive position term).
 
-    ``additive`` c measures :math:`f(x, m) = R_m x + c\,p_m` instead (:math:`p_m` sinusoidal).
-    """
+    ``additive`` c measures :math:`f(x, m) = R_m x + c\,p_m` instead (:math:`p_m` sinusoidal)."""
     rng = np.random.default_rng(10)  # seed 10
     x, y = rng.standard_normal((2, 16))
     a, b = 1.7, -0.4
@@ -102,8 +100,7 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
     Measured for d = 64 at the positions of the rotation checks: the condition number, and the ratio
     :math:`\|R_m e\|/\|e\|` for 16 random perturbations (seed 15).  ``stretch`` multiplies the last coordinate
     before rotating (a non-orthogonal map) for the negative control.  Rounding of the *angles* is a separate
-    question (:func:`stability`).
-    """
+    question (:func:`stability`)."""
     scale = np.ones(64)
     scale[-1] = stretch
     rng = np.random.default_rng(15)  # seed 15
@@ -164,8 +161,7 @@ ROUNDED_ANGLES_READING = Alternative(
 def score_shape(*, what: str = "f_q") -> Outcome:
     r""":math:`f_{q}(x_m, m) = R_m W_q x_m` is a d-vector; the score is the inner product of two of them.
 
-    Decides "``what`` is the score (a scalar)": ``"f_q"`` (the note's claim) or ``"f_q^T f_k"``.
-    """
+    Decides "``what`` is the score (a scalar)": ``"f_q"`` (the note's claim) or ``"f_q^T f_k"``."""
     rng = np.random.default_rng(11)  # seed 11
     wq, wk = rng.standard_normal((2, 4, 4))
     xm, xn = rng.standard_normal((2, 4))
@@ -188,8 +184,7 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general.
 
     The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle);
-    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition).
-    """
+    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition)."""
     a, b1 = np.array([1.0, 0.0]), np.array([1.0, 0.0])
     b2 = scale * b1
     rng = np.random.default_rng(12)  # seed 12: rotated copies of fixed q, k in 2D
@@ -217,8 +212,7 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
 def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
     r"""Every 2D rotation is :math:`R(a)` for one angle and 2D rotations commute; 3D rotations do not.
 
-    ``proper=False`` draws improper orthogonal matrices (det = -1) instead of rotations.
-    """
+    ``proper=False`` draws improper orthogonal matrices (det = -1) instead of rotations."""
     rng = np.random.default_rng(13)  # seed 13
     err = 0.0
     for _ in range(10):
@@ -249,8 +243,7 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
     Two tokens x, x' at the same position give different q = W_q x, W_q x' (seed 16), so q is not a function
     of the position; the sines and cosines enter only as the multipliers :math:`\cos(m\theta_i)`,
     :math:`\sin(m\theta_i)` of the elementwise form, which holds for q = (1, 2, ..., 8) (the correction).
-    ``position_only=True`` builds q as the sinusoidal encoding :math:`p_m` instead (the note's description).
-    """
+    ``position_only=True`` builds q as the sinusoidal encoding :math:`p_m` instead (the note's description)."""
     rng = np.random.default_rng(16)  # seed 16
     w_q = rng.standard_normal((8, 8))
     x, x2 = rng.standard_normal((2, 8))

@@ -46,8 +46,7 @@ def _zero(expr: sp.Basic) -> bool:
 def _proved(*names: str, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged) -> tuple[bool, str]:
     """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text.
 
-    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side.
-    """
+    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side."""
     ok, texts = True, []
     for p in (proofs.get_proof(name) for name in names):
         holds = bool(p.holds) and _zero(p.lhs - wrong(p.rhs))
@@ -180,8 +179,7 @@ def transpose_product(*, sign: int = 1) -> Outcome:
 def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
     """The registered refutation ``name`` rebuilt for ``claim`` (same correct form, counterexample, zero test).
 
-    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one.
-    """
+    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one."""
     r0 = refutations.get_refutation(name)
     return refutations.refute(
         r0.name, r0.claim_latex, source=r0.source, correct=r0.correct, claim=claim, values=dict(r0.values),
@@ -196,8 +194,7 @@ def relative_sign_slip(*, sign: int = 1) -> Outcome:
     r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign).
 
     The claim is :math:`q^\top R_{\mathrm{sign}(m-n)} k`; the true side minus it is
-    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`.
-    """
+    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`."""
     if sign not in (1, -1):
         raise ValueError(f"sign must be 1 or -1 (the gap below is proved for those), got {sign!r}")
     claim = (_Q.T * rotation(sign * (m - n) * theta) * _K)[0, 0]
@@ -247,8 +244,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
 
     ``sign = -1`` states :math:`x \otimes \cos - \mathrm{rot}(x) \otimes \sin`, which is :math:`R_{-m} x`.
     Also measures the sparsity the notes invoke: :math:`R^d_{\Theta,m}` has 2d non-zero entries of
-    :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d.
-    """
+    :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
         float(
@@ -274,8 +270,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
 def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outcome:
     r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d.
 
-    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold.
-    """
+    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold."""
     err = 0.0
     for e in inside:  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
         loop = np.zeros((e, e))
@@ -325,8 +320,7 @@ def lengths_and_angle(*, sign: int = -1) -> Outcome:
 def pairwise_rotation(*, shift: int = 0) -> Outcome:
     r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores.
 
-    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs).
-    """
+    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs)."""
     rng = np.random.default_rng(6)  # seed 6
     d, err = 8, 0.0
     theta_i = [10000.0 ** (-2 * (i + shift) / d) for i in range(d // 2)]  # written out, independent of ropemath
@@ -352,8 +346,7 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
 def counterclockwise(*, sign: int = 1) -> Outcome:
     r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`).
 
-    ``sign = -1`` states the clockwise turn.
-    """
+    ``sign = -1`` states the clockwise turn."""
     v = np.array([1.0, 0.0])
     err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
     for t in (0.3, 1.0, 2.5):

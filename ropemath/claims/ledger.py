@@ -126,8 +126,7 @@ class Outcome:
 
     ``counterexample`` holds the concrete values of a refutation (inputs and both sides), for
     ``fails`` and ``holds-if``; ``correction_holds`` says whether the corrected statement was
-    checked and holds (``None`` when there is no correction).
-    """
+    checked and holds (``None`` when there is no correction)."""
 
     verdict: str
     evidence: str
@@ -162,8 +161,7 @@ class Entry:
     the check decides, in the project's notation (LaTeX between ``$``); ``reading`` says how the
     quote was read (index base, a symbol lost to scraping); ``alternatives`` are other readings
     with their own checks; ``condition`` is required for ``holds-if``, ``correction`` for
-    ``fails`` and ``reason`` for ``not-checkable`` (the rubric in the module docstring).
-    """
+    ``fails`` and ``reason`` for ``not-checkable`` (the rubric in the module docstring)."""
 
     id: str
     source: Source

@@ -127,8 +127,7 @@ def controls_table(results: list[Result]) -> tuple[str, int]:
     """Every distinct check of ``results`` with its negative control: verdicts of both, and what is wrong.
 
     Returns the table and the number of checks whose control computed the *same* verdict as the
-    check (0 when every check can say no).  Entries that are ``not-checkable`` have no control.
-    """
+    check (0 when every check can say no).  Entries that are ``not-checkable`` have no control."""
     from ropemath.claims.controls import CONTROLS
 
     lines, same, seen = [], 0, set()
@@ -151,8 +150,7 @@ def coverage_table() -> str:
 
     Every entry judges its own quote; a note module's ``MERGED`` rows add the note's other sentences with
     mathematical content, each with the entry that judges it (a sentence judged by two entries is one sentence
-    and two rows).
-    """
+    and two rows)."""
     from ropemath.claims import NOTE_MODULES
 
     lines = ["note  entries  merged  passages"]
