@@ -387,7 +387,8 @@ def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
         return 1 + 0j, f(q, 0) / q
 
-    example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "theta": 1.0}
+    example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0}
+    example["theta"] = 1.0
     return _initial_condition(
         statement, _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset), 53,
         ("phase_solution", "initial_phase"), example,
