@@ -1,4 +1,4 @@
-"""The literal-reading checks of note 001 (ropemath.claims.checks_literal_001): each verdict, its negative
+"""The literal-reading checks of note 001 (ropemath.claims.checks_literal): each verdict, its negative
 control's opposite verdict, and the counterexample values recomputed by hand (math / cmath, not the code
 under test)."""
 
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ropemath.claims import checks_literal_001 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 
@@ -39,7 +39,8 @@ def test_modulus_needs_the_initial_condition():
     assert out.verdict == "holds-if"
     # f(x, m) = 2 x e^{i m}: |f(1, 0)| |f(1, 0)| = 2 * 2 = 4, not |q||k| = 1
     assert (out.counterexample["stated"], out.counterexample["actual"]) == (1.0, 4.0)
-    assert control_verdict(L.modulus_initial_condition) == "holds"
+    assert control_verdict(L.modulus_initial_condition) == "fails"  # the inside sample 2 x e^(i m) breaks it too
+    assert L.modulus_initial_condition(scale=1.0).verdict == "holds"  # no case outside the condition: nothing breaks
 
 
 def test_angle_needs_the_initial_condition():
@@ -50,7 +51,8 @@ def test_angle_needs_the_initial_condition():
     assert out.counterexample["stated"] == [0.0, -1.0]
     assert out.counterexample["actual"] == [0.0, 1.0]
     assert cmath.exp(1j * (0 - cmath.phase((1j).conjugate()))) == pytest.approx(1j)
-    assert control_verdict(L.angle_initial_condition) == "holds"
+    assert control_verdict(L.angle_initial_condition) == "fails"  # the inside sample conj(x) e^(i m) breaks it
+    assert L.angle_initial_condition(conjugate=False).verdict == "holds"
 
 
 def test_phase_needs_the_initial_condition():
@@ -59,7 +61,8 @@ def test_phase_needs_the_initial_condition():
     # f(x, m) = x e^{i(m + 0.5)}: varphi(0) = 0.5, so e^{i varphi(0)} = (cos 0.5, sin 0.5), not (1, 0)
     assert out.counterexample["stated"] == [1.0, 0.0]
     assert out.counterexample["actual"] == [round(math.cos(0.5), 4), round(math.sin(0.5), 4)]
-    assert control_verdict(L.phase_initial_condition) == "holds"
+    assert control_verdict(L.phase_initial_condition) == "fails"  # the inside sample x e^(i(m + 0.5)) breaks it
+    assert L.phase_initial_condition(offset=0.0).verdict == "holds"
 
 
 def test_cos_theta_in_some_case():

@@ -72,21 +72,30 @@ def test_polar_split_example_reproduces_at_its_positions():
         return z if pos % 2 == 0 else z.conjugate()
 
     q, k = 1 + 0j, 1j
-    left = cmath.phase(parity(q, m)) - cmath.phase(parity(k, m))
-    assert abs(left - ex["Theta_f(q,1) - Theta_f(k,1)"]) <= 5e-5
-    assert abs(cmath.phase(q * k.conjugate()) - ex["Theta_g(q,k,0)"]) <= 5e-5
-    assert abs(cmath.exp(1j * left) - cmath.exp(1j * ex["Theta_g(q,k,0)"])) > 1  # the relation breaks there
+    left = cmath.phase(parity(q, m)) - cmath.phase(parity(k, m))  # pi/2 at m = 1; Theta_g(q, k, 0) = -pi/2
+    gap = abs(cmath.exp(1j * left) - cmath.exp(1j * cmath.phase(q * k.conjugate())))
+    assert ex["|gap| of the argument relation"] == round(gap, 4) == 2.0
     assert _cases(out.evidence) == 20
 
 
 def test_polar_split_needs_an_encoding_relative_under_a_common_shift(monkeypatch):
-    # f(z, m) = conj(z) e^(i m): f(q,m) f(k,n)* = conj(q) k e^(i(m-n)) depends on m - n only, yet at q = 1,
+    rope = D._encode
+    # f(z, m) = conj(z) e^(i m) outside: f(q,m) f(k,n)* = conj(q) k e^(i(m-n)) depends on m - n only, yet at q = 1,
     # k = i, m = n = 1 the arguments give pi/2 against Theta_g = -pi/2: a counterexample outside the condition
-    monkeypatch.setattr(D, "_encode", lambda z, m, encoding: z.conjugate() * cmath.exp(1j * m))
+    monkeypatch.setattr(
+        D, "_encode", lambda z, m, e: z.conjugate() * cmath.exp(1j * m) if e == "parity" else rope(z, m, e)
+    )
     assert D.polar_split().verdict == "holds-if"
     # f(z, m) = conj(z) e^(i m^2) is not relative at all: no counterexample, the split is not refuted
-    monkeypatch.setattr(D, "_encode", lambda z, m, encoding: z.conjugate() * cmath.exp(1j * m * m))
+    monkeypatch.setattr(
+        D, "_encode", lambda z, m, e: z.conjugate() * cmath.exp(1j * m * m) if e == "parity" else rope(z, m, e)
+    )
     assert D.polar_split().verdict == "holds"
+
+
+def test_polar_split_fails_when_its_inside_sample_breaks_the_relation():
+    assert D.polar_split(inside="parity").verdict == "fails"  # the control: a case outside the condition inside
+    assert D.polar_split(encoding="rope").verdict == "holds"  # nothing outside the condition: nothing breaks
 
 
 def test_polar_split_samples_as_many_cases_as_it_says(monkeypatch):
@@ -99,7 +108,7 @@ def test_polar_split_samples_as_many_cases_as_it_says(monkeypatch):
 
     monkeypatch.setattr(D, "_encode", counting)
     out = D.polar_split()
-    assert len(calls) == 4 * _cases(out.evidence) + 2  # four encodings per case, two for the example
+    assert len(calls) == 6 * _cases(out.evidence) + 2  # per case 4 outside, 2 inside; 2 for the example
 
 
 # --- radial_choice, gamma_zero, recurrence_next, solution_2d ---------------------------------------------

@@ -242,18 +242,27 @@ def test_larger_base_slower_on_both_sides_of_strict_increase():
 
 
 def _gaps(r):
-    """|(2/d) sum_i cos(r theta_i) - limit|, limit = int_0^1 cos(r 10000^-t) dt = (Ci(r) - Ci(r/10^4)) / ln 10^4."""
+    """|(2/d) sum_i cos(r theta_i) - limit| at d = 2^6 and 2^22, limit = (Ci(r) - Ci(r/10^4)) / ln 10^4."""
     limit = float((mpmath.ci(r) - mpmath.ci(r / 10000.0)) / mpmath.log(10000))
-    return limit, [abs(float(np.mean(np.cos(r * _theta(d)))) - limit) for d in (64, 256, 1024, 4096, 16384)]
+    return limit, [abs(float(np.mean(np.cos(r * _theta(d)))) - limit) for d in (2**6, 2**22)]
 
 
 @pytest.mark.parametrize("r", [10.0, 11.0, 17.0, 100.0, 1336.0, 10000.0])
 def test_decay_with_dimension_correction_is_judged_at_the_largest_d(r):
     limit, g = _gaps(r)
-    out = _ctrl(F.decay_with_dimension) if r == 10000.0 else F.decay_with_dimension(r=r)
+    out = F.decay_with_dimension(distances=(r,))
     assert out.correction_holds == (g[-1] < 1e-4 and g[-1] < g[0])
-    assert out.counterexample["limit"] == round(limit, 4)
-    assert out.counterexample["r"] == int(r)
+    assert out.counterexample[f"r = {r:g}"]["L(r)"] == round(limit, 4)
+    # the claim "tends to 0" is refuted wherever 0 is over 10 times farther from the limit than the largest sum
+    assert out.verdict == ("fails" if abs(limit) > 10 * g[-1] else "holds")
+
+
+def test_decay_with_dimension_is_not_fooled_far_out():
+    # at r = 10^4 the large-d limit is -0.037: small, but not 0; the claim is still wrong there
+    limit, g = _gaps(10000.0)
+    assert round(limit, 3) == -0.037 and g[-1] < 1e-4
+    assert F.decay_with_dimension(distances=(10000.0,)).verdict == "fails"
+    assert _ctrl(F.decay_with_dimension).verdict == "holds"  # the claimed limit replaced by L(r): nothing to refute
 
 
 # --- extrapolation ---------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_000_003 from the original (``make mutants``).
+"""Tests that tell mutants of ropemath.claims.checks_literal from the original (``make mutants``).
 
 What they pin, and why:
 
@@ -23,7 +23,7 @@ import re
 import numpy as np
 import pytest
 
-from ropemath.claims import checks_literal_000_003 as L
+from ropemath.claims import checks_literal as L
 from ropemath.core.rotation import rotation_matrix
 
 # --- sinusoidal_position_variable ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_001 from the original (``make mutants``).
+"""Tests that tell mutants of ropemath.claims.checks_literal from the original (``make mutants``).
 
 What they pin, and why:
 
@@ -24,7 +24,7 @@ import re
 import numpy as np
 import pytest
 
-from ropemath.claims import checks_literal_001 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 # --- _relative_residual ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_002 from the original (``make mutants``).
+"""Tests that tell mutants of ropemath.claims.checks_literal from the original (``make mutants``).
 
 What they pin, and why:
 
@@ -12,8 +12,7 @@ What they pin, and why:
 * position_term_absolute's first reported gap (learned p, seed 60) is recomputed;
 * direction_rotation_unique says "the only one" exactly when it holds, and its 3D control has 1 free parameter
   (dim SO(3) = 3 minus rank 2);
-* matrix_sparse's bound of 1/16 is exact: d = 32 fills exactly 1/16 (holds), d = 16 fills 1/8 (fails);
-* kronecker_reading's control-free counterexample reports d^2 entries for q (x) cos and d for R_m q.
+* matrix_sparse's bound of 1/16 is exact: d = 32 fills exactly 1/16 (holds), d = 16 fills 1/8 (fails).
 """
 
 import math
@@ -21,7 +20,7 @@ import math
 import numpy as np
 import pytest
 
-from ropemath.claims import checks_literal_002 as L
+from ropemath.claims import checks_literal as L
 from ropemath.claims.controls import CONTROLS
 
 
@@ -113,11 +112,6 @@ def test_index_shift_counterexample_reproduces():
     assert d == 8 and ce["stated"] == pytest.approx(matrix[i], abs=1e-4)
     assert ce["actual"] == pytest.approx(fast[i], abs=1e-4)
     assert o.verdict == "fails" and CONTROLS[L.index_shift].run().verdict == "holds"
-
-
-def test_kronecker_counterexample_entries():
-    ce = L.kronecker_reading().counterexample
-    assert ce["entries of q (x) cos"] == ce["d"] ** 2 and ce["entries of R_m q"] == ce["d"]
 
 
 @pytest.mark.parametrize("check", [L.angle_under_different_rotations, CONTROLS[L.angle_under_different_rotations].run])

@@ -1,10 +1,7 @@
-"""Tests that tell mutants of ropemath.claims.checks_literal_004 from the original.
+"""Tests that tell mutants of ropemath.claims.checks_literal from the original.
 
 What they pin, and why (every expected number is recomputed here with plain math, not the code under test):
 
-* sinusoidal_literal: the reported distance between p_0 and p_1 is 0 when k is in the numerator (the same
-  vector everywhere) and sin(1) = 0.84 with i in the numerator (the control); the counterexample's stated and
-  true values follow from its reported d, k, i, t;
 * parity_literal: the cosines sit at the odd subscripts 1, 3, 5, 7 (Vaswani et al.'s PE(pos, 2t + 1) = cos);
 * t5_bias_literal: both pairs of the counterexample, (1, 0) and (4, 3), have the reported distance i - j;
 * initial_projection_literal: the reported W_q x_n and f_q(x_m, 0) = W_q x_m follow from the reported W_q, x_m,
@@ -15,35 +12,11 @@ What they pin, and why (every expected number is recomputed here with plain math
   and the counterexample's d gives its dense (d^2) and eq. (34) (2d) counts.
 """
 
-import math
 import re
 
 import numpy as np
 
-from ropemath.claims import checks_literal_004 as L
-from ropemath.claims.controls import CONTROLS
-
-
-def _vaswani(i, d):
-    """Vaswani et al. §3.5 written out: PE(i, 2t) = sin(i / 10000^(2t/d)), PE(i, 2t + 1) = cos(...)."""
-    return [(math.sin if j % 2 == 0 else math.cos)(i / 10000 ** (2 * (j // 2) / d)) for j in range(d)]
-
-
-def test_sinusoidal_same_vector_with_k_distinct_with_i():
-    assert "(the same vector at every position: no position is encoded)" in L.sinusoidal_literal().evidence
-    # with i: p_0 = (0, 1, 0, 1, ...), p_1 = (sin 1, cos 1, ...); the largest difference is sin(1) = 0.84
-    p0, p1 = _vaswani(0.0, 8), _vaswani(1.0, 8)
-    diff = max(abs(a - b) for a, b in zip(p0, p1, strict=True))
-    assert math.isclose(diff, math.sin(1.0))
-    ev = CONTROLS[L.sinusoidal_literal].run().evidence
-    assert f"p_0 and p_1 differ by {diff:.1e}" in ev and "no position is encoded" not in ev
-
-
-def test_sinusoidal_counterexample_follows_from_its_inputs():
-    ex = L.sinusoidal_literal().counterexample
-    angle = 10000 ** (2 * ex["t"] / ex["d"])
-    assert ex["stated"] == round(math.sin(ex["k"] / angle), 4)  # the note's line, k in the numerator
-    assert ex["actual"] == round(math.sin(ex["i"] / angle), 4)  # Vaswani's p_(i, 2t)
+from ropemath.claims import checks_literal as L
 
 
 def test_parity_cosines_at_odd_subscripts():

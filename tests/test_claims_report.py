@@ -37,12 +37,12 @@ def test_explain_shows_an_unchecked_correction_as_such():
 
 
 def test_controls_table_counts_checks_that_cannot_say_no():
-    control("sign flipped", sign=-1)(_sum_check)
+    CONTROLS[_sum_check] = control(_sum_check, "sign flipped", sign=-1)
 
     def blind(*, sign: int = 1) -> Outcome:
         return Outcome("holds", "ignores sign")
 
-    control("sign flipped", sign=-1)(blind)
+    CONTROLS[blind] = control(blind, "sign flipped", sign=-1)
     try:
         table, same = controls_table(run([_entry(), _entry(check=blind)]))
         assert same == 1
@@ -60,5 +60,5 @@ def test_controls_table_counts_a_check_without_control():
 
 def test_coverage_table_has_one_row_per_note():
     lines = coverage_table().splitlines()
-    assert lines[0].split() == ["note", "sentences", "entries", "merged"]
+    assert lines[0].split() == ["note", "entries", "merged", "passages"]
     assert [line.split()[0] for line in lines[1:]] == ["000", "001", "002", "003", "004"]

@@ -3,13 +3,13 @@ verbatim quotes, the fields each verdict needs, alternative readings decided by 
 and a negative control for every check that must get a different verdict.
 """
 
-import importlib
+import functools
 import os
 from pathlib import Path
 
 import pytest
 
-from ropemath.claims import LEDGER, NOTES, run
+from ropemath.claims import LEDGER, NOTE_MODULES, NOTES, run
 from ropemath.claims.controls import CONTROLS, Control, control
 from ropemath.claims.ledger import Alternative, Entry, Outcome, note_source
 
@@ -52,6 +52,19 @@ def test_every_check_has_a_negative_control_that_says_no(entry):
     assert wrong.verdict != entry.verdict, (
         f"{entry.id}: the control {ctl.call} ({ctl.wrong}) also computes {wrong.verdict!r}: the check cannot say no"
     )
+    if entry.verdict in ("holds", "holds-if"):  # the wrong variant (for holds-if: a case outside the condition) fails
+        assert wrong.verdict == "fails", f"{entry.id}: the control {ctl.call} computes {wrong.verdict!r}, not 'fails'"
+
+
+HOLDING_ALTERNATIVES = [a for e in LEDGER for a in e.alternatives if a.verdict in ("holds", "holds-if")]
+
+
+@pytest.mark.parametrize("alt", HOLDING_ALTERNATIVES, ids=lambda a: getattr(a.check, "__name__", "partial"))
+def test_the_control_of_a_holding_alternative_fails(alt):
+    if isinstance(alt.check, functools.partial):  # a reading given by keywords: without them the check reads literally
+        assert alt.check.keywords and alt.check.func().verdict == "fails"
+    else:
+        assert CONTROLS[alt.check].run().verdict == "fails", CONTROLS[alt.check].call
 
 
 @pytest.mark.parametrize(
@@ -71,21 +84,17 @@ def _demo(*, sign: int = 1) -> Outcome:
     return Outcome("holds" if 1 + sign == 2 else "fails", "1 + sign = 2")
 
 
-def test_control_registers_the_same_function_with_wrong_arguments():
-    fn = control("sign flipped", sign=-1)(_demo)
-    try:
-        assert fn is _demo and isinstance(CONTROLS[_demo], Control)
-        assert _demo().verdict == "holds" and CONTROLS[_demo].run().verdict == "fails"
-        assert CONTROLS[_demo].call == "_demo(sign=-1)"
-    finally:
-        del CONTROLS[_demo]
+def test_control_calls_the_same_function_with_wrong_arguments():
+    c = control(_demo, "sign flipped", sign=-1)
+    assert c.check is _demo and isinstance(c, Control) and _demo not in CONTROLS
+    assert _demo().verdict == "holds" and c.run().verdict == "fails" and c.call == "_demo(sign=-1)"
 
 
 def test_control_refuses_an_empty_or_unknown_variant():
     with pytest.raises(ValueError, match="keyword arguments"):
-        control("nothing changed")
+        control(_demo, "nothing changed")
     with pytest.raises(TypeError, match="'scale' is not a keyword-only parameter"):
-        control("wrong", scale=2)(_demo)
+        control(_demo, "wrong", scale=2)
 
 
 def test_a_control_with_the_same_verdict_is_caught():
@@ -109,25 +118,22 @@ def test_an_alternative_needs_a_valid_verdict_and_a_callable():
 
 # --- coverage pass: every mathematical sentence of a note is an entry or merged into one ------
 
-NOTE_MODULES = {prefix: importlib.import_module(f"ropemath.claims.note{prefix}") for prefix in NOTES}
-
-
 @pytest.mark.parametrize("prefix", sorted(NOTES))
-def test_coverage_lists_every_entry_and_names_only_entries_of_its_note(prefix):
+def test_merged_sentences_name_entries_of_their_note(prefix):
     module = NOTE_MODULES[prefix]
-    coverage = module.COVERAGE
     ids = {e.id for e in module.ENTRIES}
-    named = {entry_id for _, entry_id in coverage}
-    assert named <= ids, f"note {prefix}: coverage names unknown entries {sorted(named - ids)}"
-    assert ids <= named, f"note {prefix}: entries missing from the coverage list {sorted(ids - named)}"
-    assert all(sentence.strip() for sentence, _ in coverage)
+    named = {entry_id for _, entry_id in module.MERGED}
+    assert named <= ids, f"note {prefix}: merged sentences name unknown entries {sorted(named - ids)}"
+    quote = {e.id: normalise(e.quote) for e in module.ENTRIES}
+    redundant = [s for s, i in module.MERGED if not s.strip() or normalise(s) in quote[i]]
+    assert not redundant, f"note {prefix}: sentences already in their entry's own quote: {redundant[:2]}"
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="the source notes are not in this checkout")
 @pytest.mark.parametrize("prefix", sorted(NOTES))
 def test_coverage_sentences_are_verbatim(prefix):
     note = normalise((SEEDS / NOTES[prefix][0]).read_text(encoding="utf-8"))
-    missing = [s for s, _ in NOTE_MODULES[prefix].COVERAGE if normalise(s) not in note]
+    missing = [s for s, _ in NOTE_MODULES[prefix].MERGED if normalise(s) not in note]
     assert not missing, f"note {prefix}: not verbatim: {missing[:3]}"
 
 

@@ -1,20 +1,9 @@
 r"""The claims ledger: every checkable mathematical claim of the five source notes, with a verdict.
 
-Scope: :data:`LEDGER` gathers the entries of ``note000`` ... ``note004`` (one module per note,
-in the note's order); :func:`entries` selects a note's entries; :func:`run_ledger` runs their
-checks and :func:`summary` counts verdicts.  The data model and the agreement rule live in
-:mod:`.ledger`, the check functions in ``checks_rotation``, ``checks_properties``,
-``checks_derivation``, ``checks_frequency``, ``checks_attention`` and ``checks_encodings`` (and,
-for readings of one note's literal text, ``checks_literal_000_003``, ``checks_literal_001``,
-``checks_literal_002`` and ``checks_literal_004``), their negative controls in :mod:`.controls`, the
-command ``ropemath claims`` in :mod:`.report`.
-
-A verdict is never typed in alone: each entry records the expected verdict *and* the check
-that computes it; a run reports every entry whose check disagrees (``tests/test_claims.py``
-fails on any).
-
-Importing this package imports sympy (the checks call :mod:`ropemath.symbolic`), so
-``import ropemath`` does not import it.
+:data:`LEDGER` gathers the entries of ``note000`` ... ``note004``; :func:`run_ledger` runs their checks
+(``checks_*`` modules, negative controls in :mod:`.controls`), :func:`summary` counts verdicts; the data model
+and the rubric are in :mod:`.ledger`, the command ``ropemath claims`` in :mod:`.report`.  Each entry records the
+expected verdict *and* the check that computes it.  Importing this package imports sympy.
 
 References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
@@ -26,30 +15,17 @@ from collections import Counter
 from pathlib import PurePath
 
 from ropemath.claims import note000, note001, note002, note003, note004
-from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, run
+from ropemath.claims.ledger import NOTES, VERDICTS, Entry, Outcome, Result, Source, note_source, rubric, run
+from ropemath.claims.report import controls_table, coverage_table, explain, note_words, summary_table
 
 __all__ = [
-    "LEDGER",
-    "NOTES",
-    "VERDICTS",
-    "Entry",
-    "Outcome",
-    "Result",
-    "Source",
-    "entries",
-    "note_source",
-    "run",
-    "run_ledger",
-    "summary",
+    "LEDGER", "NOTES", "NOTE_MODULES", "VERDICTS", "Entry", "Outcome", "Result", "Source", "controls_table",
+    "coverage_table", "entries", "explain", "note_source", "note_words", "rubric", "run", "run_ledger", "summary",
+    "summary_table",
 ]
 
-LEDGER: tuple[Entry, ...] = (
-    *note000.ENTRIES,
-    *note001.ENTRIES,
-    *note002.ENTRIES,
-    *note003.ENTRIES,
-    *note004.ENTRIES,
-)
+NOTE_MODULES = {"000": note000, "001": note001, "002": note002, "003": note003, "004": note004}
+LEDGER: tuple[Entry, ...] = tuple(e for module in NOTE_MODULES.values() for e in module.ENTRIES)
 
 
 def entries(source: str | None = None) -> tuple[Entry, ...]:

@@ -1,17 +1,8 @@
-r"""How a check turns what it measured into a verdict (shared by every ``checks_*`` module).
+r"""How a check turns what it measured into an :class:`~ropemath.claims.ledger.Outcome` (every ``checks_*`` module).
 
-Scope: the tolerance, stable formatting of residuals and numbers (evidence texts are shown
-in notebook 09, whose outputs must not depend on the last bit of a libm), and three
-constructors of :class:`~ropemath.claims.ledger.Outcome`:
-
-* :func:`identity` — ``holds`` iff a residual is within tolerance, else ``fails``;
-* :func:`refuted` — ``fails`` iff a counterexample's two sides differ by more than the
-  tolerance (and records whether the correction holds), else ``holds``;
-* :func:`conditional` — ``holds-if`` iff the statement breaks outside its condition and holds
-  inside it; ``holds`` if it did not break, ``fails`` if it broke inside too;
-
-and :func:`shift_change`, the measurement behind every "depends on positions only through
-m - n" check (attention scores, outputs, other encodings).
+:func:`identity` (a residual within tolerance), :func:`refuted` (a counterexample plus a checked correction),
+:func:`conditional` (``holds-if``: breaks outside the condition, holds inside), the refutation outcome, and stable
+formatting (evidence is shown in notebook 09: no rounding-level digits are ever printed).
 
 References: none (project convention).
 """
@@ -33,7 +24,7 @@ def res(x: float) -> str:
     """Render a residual stably: ``< 1e-9`` at or below 1e-9, else 2 significant digits.
 
     This is a printing threshold, not a verdict: the verdicts compare against ``tol`` (:data:`TOL` unless
-    stated) and their evidence names that tolerance (:func:`below_tolerance`).
+    stated) and their evidence names that tolerance (:func:`within_tol`).
 
     The exact digits (or decade) of a rounding-level residual depend on the CPU's SIMD and FMA code
     paths, so they are never printed: a residual is reported only as a verdict against the tolerance.
@@ -47,10 +38,10 @@ def res(x: float) -> str:
     return f"{x:.1e}"
 
 
-def below_tolerance(x: float, tol: float = TOL) -> str:
+def within_tol(x: float, tol: float = TOL) -> str:
     """Render a residual against the tolerance actually used, never with rounding-level digits.
 
-    >>> below_tolerance(2.2e-16), below_tolerance(3e-11), below_tolerance(0.25)
+    >>> within_tol(2.2e-16), within_tol(3e-11), within_tol(0.25)
     ('within the tolerance 1e-12', '< 1e-9 but above the tolerance 1e-12', '2.5e-01 (tolerance 1e-12)')
     """
     x = abs(float(x))
@@ -80,17 +71,11 @@ def identity(residual: float, what: str, tol: float = TOL) -> Outcome:
     ('holds', 'fails')
     """
     verdict = "holds" if residual <= tol else "fails"
-    return Outcome(verdict, f"{what}: largest residual {below_tolerance(residual, tol)}.")
+    return Outcome(verdict, f"{what}: largest residual {within_tol(residual, tol)}.")
 
 
 def refuted(
-    stated: float,
-    actual: float,
-    inputs: dict[str, Any],
-    correction_residual: float,
-    what: str,
-    *,
-    tol: float = TOL,
+    stated: float, actual: float, inputs: dict[str, Any], correction_residual: float, what: str, *, tol: float = TOL
 ) -> Outcome:
     """Outcome of testing a stated formula on one counterexample, plus the correction's residual.
 
@@ -107,7 +92,7 @@ def refuted(
     ok = bool(correction_residual <= tol)
     evidence = (
         f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value "
-        f"is {num(actual)}. Correction checked: residual {below_tolerance(correction_residual, tol)} "
+        f"is {num(actual)}. Correction checked: residual {within_tol(correction_residual, tol)} "
         f"({'holds' if ok else 'does NOT hold'})."
     )
     example = {**inputs, "stated": num(stated), "actual": num(actual)}
@@ -132,20 +117,27 @@ def not_checkable(evidence: str) -> Outcome:
     return Outcome("not-checkable", evidence)
 
 
-def from_refutation(name: str) -> Outcome:
-    """``fails`` iff the sympy refutation ``name`` (:mod:`ropemath.symbolic.refutations`) refutes the claim.
+def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
+    """``fails`` iff the sympy refutation ``r`` refutes its claim; the counterexample is its exact substitution.
 
-    The counterexample is the refutation's exact substitution; the correction is its proved correct form.
-    """
-    from ropemath.symbolic import refutations  # sympy: imported only when a check needs it
+    The correction is the refutation's proved correct form.  With ``proof``, ``holds`` also needs sympy's zero
+    test of true side minus claim (not only a failed refutation)."""
+    from ropemath.symbolic.common import is_zero  # sympy: imported only when a check needs it
 
-    r = refutations.get_refutation(name)
     example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
     evidence = (
         f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
         f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
     )
-    return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
+    holds = not r.refuted and (not proof or is_zero(r.lhs - r.claim))
+    return Outcome("holds" if holds else "fails", evidence, example, bool(r.correct.holds))
+
+
+def from_refutation(name: str) -> Outcome:
+    """:func:`refutation_outcome` of the registered refutation ``name`` (:mod:`ropemath.symbolic.refutations`)."""
+    from ropemath.symbolic import refutations
+
+    return refutation_outcome(refutations.get_refutation(name))
 
 
 def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray, shift: float) -> float:

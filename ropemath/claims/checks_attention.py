@@ -1,26 +1,11 @@
-r"""Checks of the notes' claims about attention, linear attention and other position encodings.
-
-Scope: zero-argument check functions for softmax attention without positions, linear
-attention with and without RoPE (via :mod:`ropemath.attention.softmax` and
-:mod:`ropemath.attention.linear`), and the claims about where RoPE is applied (to q
-and k after the projections, not to v).  Other position encodings are checked in
-:mod:`.checks_encodings`.
-
-Each check of a computable claim takes keyword-only parameters whose defaults state the claim and
-whose registered negative control (:func:`ropemath.claims.controls.control`) makes it wrong — a
-missing factor, positions where there should be none, the opposite rotation — through the same
-measurement.
-
-Example:
+r"""Checks of the notes' claims about softmax attention, linear attention with and without RoPE, and where
+RoPE is applied (to q and k after the projections, not to v).
 
 >>> norm_is_not_the_reason().counterexample["rotated numerator"], rope_linear_time().verdict
 (-1.98, 'holds')
->>> from ropemath.claims.controls import CONTROLS
->>> CONTROLS[rotated_scores].call, CONTROLS[rotated_scores].run().verdict
-('rotated_scores(sign=-1)', 'fails')
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1-2.3, §3.3 eq. (17)-(19);
-Vaswani et al. (2017); Katharopoulos et al. (2020); Dai et al. (Transformer-XL, 2019).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1-2.3, §3.3 eq. (17)-(19); Vaswani et al. (2017);
+Katharopoulos et al. (2020); Dai et al. (Transformer-XL, 2019).
 """
 
 from __future__ import annotations
@@ -36,19 +21,14 @@ from ropemath.attention.linear import (
     weight_sum_deviation,
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
-from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change
-from ropemath.claims.controls import control
+from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
 
 
-@control("the 1/sqrt(d) factor missing from the written-out formula", power=0.0)
 def softmax_weights(*, power: float = 0.5) -> Outcome:
-    r""":math:`a_{mn} = \exp(q_m^\top k_n/\sqrt d)/\sum_j \exp(q_m^\top k_j/\sqrt d)`: positive, rows sum to 1.
-
-    ``power`` is the exponent of d in the scale (1/2: :math:`\sqrt d`).
-    """
+    r""":math:`a_{mn} = \exp(q_m^\top k_n/d^{p})/\sum_j \exp(q_m^\top k_j/d^{p})`, p = ``power`` = 1/2."""
     q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
     w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved", base=1e4)  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / 8.0**power) for j in range(5)] for i in range(5)])
@@ -60,7 +40,6 @@ def softmax_weights(*, power: float = 0.5) -> Outcome:
     )
 
 
-@control("positions 0, 1, 2 given to RoPE", with_positions=True)
 def permutation_blind(*, with_positions: bool = False) -> Outcome:
     r"""Without positions, attention is permutation-equivariant: it cannot tell 我吃饭 from 饭吃我."""
     rng = np.random.default_rng(31)  # seed 31
@@ -80,7 +59,6 @@ def permutation_blind(*, with_positions: bool = False) -> Outcome:
     )
 
 
-@control("the denominator dropped from the written-out loop", normalised=False)
 def linear_attention(*, normalised: bool = True) -> Outcome:
     r"""Linear attention :math:`\phi(q_m)^\top\sum_n \varphi(k_n) v_n^\top / \phi(q_m)^\top\sum_n\varphi(k_n)`: O(N)."""
     q, k, v = np.random.default_rng(32).standard_normal((3, 16, 8))  # seed 32
@@ -89,8 +67,7 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     loop = np.array(
         [
             sum((fq[m] @ fk[n]) * v[n] for n in range(16))
-            / (sum(fq[m] @ fk[n] for n in range(16)) if normalised else 1)
-            for m in range(16)
+            / (sum(fq[m] @ fk[n] for n in range(16)) if normalised else 1) for m in range(16)
         ]
     )
     err = max(
@@ -101,8 +78,7 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
                     - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
                 )
             )
-        )
-        for c in (False, True)
+        ) for c in (False, True)
     )
     err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4) - loop))))
     grid = np.linspace(-30, 30, 601)
@@ -115,7 +91,6 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     )
 
 
-@control("an absolute embedding r_n instead of the relative r_(m-n)", relative=False)
 def xl_breaks_linear(*, relative: bool = True) -> Outcome:
     r"""With :math:`\phi(k_n + r_{m-n})` the key features depend on the query position m: no shared sum."""
     rng = np.random.default_rng(33)  # seed 33
@@ -134,7 +109,6 @@ def xl_breaks_linear(*, relative: bool = True) -> Outcome:
     )
 
 
-@control("the prefix sums accumulated at doubled positions", scale=2.0)
 def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     r"""RoFormer eq. (19) (rotated numerator, plain denominator) keeps the O(N) prefix-sum form."""
     q, k, v = np.random.default_rng(34).standard_normal((3, 32, 8))  # seed 34
@@ -147,8 +121,7 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
                     - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
                 )
             )
-        )
-        for c in (False, True)
+        ) for c in (False, True)
     )
     return identity(
         err,
@@ -156,7 +129,6 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     )
 
 
-@control("the counterexample at m - n = 0, where nothing is rotated", distance=0)
 def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
     low = smallest_numerator(
@@ -181,20 +153,17 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     )
     _, den = rope_linear_terms(q, k, pos, layout="interleaved", base=1e4)
     example = {
-        "d": 2,
-        "phi(q_m) = phi(k_n)": [1.0, 1.0],
-        "m": distance,
-        "n": 0,
-        "|R_3 phi(q)| = |phi(q)|": num(np.sqrt(2)),
+        "d": 2, "phi(q_m) = phi(k_n)": [1.0, 1.0], "m": distance, "n": 0, "|R_3 phi(q)| = |phi(q)|": num(np.sqrt(2)),
         "rotated numerator": num(low),
     }
     return Outcome(
         "fails" if low < 0 and scaled < 1e-12 else "holds",
         f"Norms are kept, yet the rotated numerator is {num(low)} < 0 at d = 2, phi = (1, 1), m - n = {distance}, and "
         f"the weights no longer sum to 1 (largest deviation {dev:.3f}, N = 32, seed 35); a map that doubles "
-        f"norms, 2 R_m, factorises just as well (residual {res(scaled)}). Correction: R is linear and "
+        f"norms, 2 R_m, factorises just as well (residual {within_tol(scaled)}). Correction: R is linear and "
         f"R_m^T R_n = R_(n-m), so sum_n R_n phi(k_n) v_n^T is accumulated once (prefix form vs quadratic: "
-        f"residual {res(corr)}); the denominator is left unrotated so it stays positive (smallest {den.min():.3f}).",
+        f"residual {within_tol(corr)}); the denominator is left unrotated so it stays positive (smallest "
+        f"{den.min():.3f}).",
         example,
         bool(corr <= 1e-12 and den.min() > 0),
     )
@@ -228,9 +197,6 @@ def rotate_after_projection() -> Outcome:
     )
 
 
-@control(
-    "W_q = W_k = I, which commute with R_m: rotating before the projections is then relative too", identity_weights=True
-)
 def rotate_inside_attention(*, identity_weights: bool = False) -> Outcome:
     r"""Rotating q and k inside attention (after the projections) is what makes the scores relative."""
     before, after = _before_after(identity_weights)
@@ -238,12 +204,11 @@ def rotate_inside_attention(*, identity_weights: bool = False) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"Moving every position by 5 (random x, W_q, W_k, seed 40): scores from "
-        f"q, k rotated after the projections change by {res(after)}; rotating the input before the "
+        f"q, k rotated after the projections change by {within_tol(after)}; rotating the input before the "
         f"projections changes them by {before:.2f} (relative), because W_q^T W_k need not commute with R_m.",
     )
 
 
-@control("R_(m-n) instead of R_(n-m)", sign=-1)
 def rotated_scores(*, sign: int = 1) -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
     q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
@@ -252,12 +217,10 @@ def rotated_scores(*, sign: int = 1) -> Outcome:
     loop = np.array([[q[a] @ rotation_matrix(sign * (pos[b] - pos[a]), 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
-        "ropemath.attention.softmax.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)",
-        tol=1e-12,
+        "ropemath.attention.softmax.rope_scores vs q_m^T R_(n-m) k_n from dense matrices (seed 41)", tol=1e-12,
     )
 
 
-@control("v rotated as well in the measured outputs", rotate_v=True)
 def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     r"""v is left unrotated: outputs :math:`o_m = \sum_n a_{mn} v_n` then depend on positions only through m − n."""
     rng = np.random.default_rng(42)  # seed 42
@@ -277,7 +240,7 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     return Outcome(
         "holds" if kept <= 1e-12 and leaked > GAP else "fails",
         f"Moving every position by 5 (N = 6, d = 8, seed 42): with q, k rotated and v not, the outputs change by "
-        f"{res(kept)} (relative); rotating v too, they change by {leaked:.2f}: o_m then carries R_n v_n, an "
+        f"{within_tol(kept)} (relative); rotating v too, they change by {leaked:.2f}: o_m then carries R_n v_n, an "
         "absolute rotation, so only q and k need RoPE.",
     )
 

@@ -1,26 +1,14 @@
 r"""Checks of the notes' complex-number derivation of 2D RoPE and of their 2D score formulas.
 
-Scope: zero-argument check functions for Euler's formula, complex products and conjugates,
-"multiplying by :math:`e^{i\theta}` is the rotation :math:`R(\theta)`", each step of the
-derivation :math:`\langle f(q,m), f(k,n)\rangle = g(q,k,m-n) \Rightarrow f(q,m) = q e^{im\theta}`
-(the steps are proved by :func:`ropemath.symbolic.derivation.derivation_steps`; the checks
-here add what the notes assume silently and the conventions they use), and the notes'
-formulas for the 2D score.
-
-Each check takes keyword-only parameters whose defaults state the claim and whose registered
-negative control (:func:`ropemath.claims.controls.control`) makes it wrong — a flipped sign, a
-doubled step of the derivation, a dropped conjugate — and goes through the same measurement.
-
-Example:
+Euler's formula, products and conjugates, "multiplying by :math:`e^{i\theta}` is :math:`R(\theta)`", each step
+of the derivation (proved by :func:`ropemath.symbolic.derivation.derivation_steps`; wrong variants scale or
+shift a step's right side), and the notes' formulas for the 2D score.
 
 >>> matrix_step_slip().counterexample["stated line"], polar_split().verdict
 ('[[1, 2*I]]', 'holds-if')
->>> from ropemath.claims.controls import CONTROLS
->>> CONTROLS[euler].call, CONTROLS[euler].run().verdict
-('euler(sign=-1)', 'fails')
 
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1, §3.4.1, eq. (12)-(13);
-Su Jianlin, kexue.fm/archives/8265; notes 001 (kler.cn) and 004 (DaNing).
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.1, §3.4.1, eq. (12)-(13); Su Jianlin,
+kexue.fm/archives/8265.
 """
 
 from __future__ import annotations
@@ -31,8 +19,8 @@ import dataclasses
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, conditional, identity, num, res
-from ropemath.claims.controls import control
+from ropemath.claims import checks_rotation as R
+from ropemath.claims._verdict import GAP, conditional, identity, num, refutation_outcome, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.rotation import rotation_2d
 from ropemath.symbolic import common as sym
@@ -46,11 +34,7 @@ _r, _r2 = sp.symbols("r r_2", positive=True)
 
 
 def _steps(*keys: str, factor: int = 1, shift: sp.Expr | int = 0) -> tuple[bool, str]:
-    """Whether the named steps of the sympy derivation are verified, and a text naming them.
-
-    With ``factor`` or ``shift`` set, each step's right side becomes ``factor * rhs + shift`` (a wrong
-    step) and its own sympy check is run again on it (:func:`ropemath.symbolic.derivation.verify_step`).
-    """
+    """Whether the named derivation steps are verified (with right sides ``factor * rhs + shift``), and a text."""
     steps = {s.key: s for s in derivation_steps()}
     chosen = [steps[key] for key in keys]
     if factor != 1 or shift != 0:
@@ -67,28 +51,23 @@ def _steps(*keys: str, factor: int = 1, shift: sp.Expr | int = 0) -> tuple[bool,
 
 def _symbolic(ok: bool, what: str) -> Outcome:
     return Outcome(
-        "holds" if ok else "fails",
-        f"{what}: {'proved' if ok else 'NOT proved'} by sympy (difference simplifies to 0).",
+        "holds" if ok else "fails", f"{what}: {'proved' if ok else 'NOT proved'} by sympy (difference simplifies to 0)."
     )
 
 
-@control("e^(-i theta) instead of e^(i theta): the sign of the angle flipped", sign=-1)
 def euler(*, sign: int = 1) -> Outcome:
     r""":math:`r e^{i\theta} = r(\cos\theta + i\sin\theta)` (``sign=-1``: :math:`e^{-i\theta}`, wrong)."""
     return _symbolic(
-        is_zero(_r * sp.exp(sign * sp.I * _t) - _r * (sp.cos(_t) + sp.I * sp.sin(_t))),
-        "r e^(i theta) = r(cos + i sin)",
+        is_zero(_r * sp.exp(sign * sp.I * _t) - _r * (sp.cos(_t) + sp.I * sp.sin(_t))), "r e^(i theta) = r(cos + i sin)"
     )
 
 
-@control("arguments subtracted instead of added: r_1 r_2 e^(i(theta_1 - theta_2))", sign=-1)
 def complex_product(*, sign: int = 1) -> Outcome:
     r""":math:`r_1 e^{i\theta_1} r_2 e^{i\theta_2} = r_1 r_2 e^{i(\theta_1+\theta_2)}`."""
     lhs = _r * sp.exp(sp.I * _t) * _r2 * sp.exp(sp.I * _t2)
     return _symbolic(is_zero(lhs - _r * _r2 * sp.exp(sp.I * (_t + sign * _t2))), "product of polar forms")
 
 
-@control("the conjugate keeps the angle: r e^(i theta)", sign=1)
 def complex_conjugate(*, sign: int = -1) -> Outcome:
     r""":math:`\overline{r e^{i\theta}} = r e^{-i\theta}` (r, θ real)."""
     return _symbolic(
@@ -96,15 +75,13 @@ def complex_conjugate(*, sign: int = -1) -> Outcome:
     )
 
 
-@control("sin theta with the wrong sign in every line: R(-theta) instead of R(theta)", sign=-1)
 def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
     r""":math:`(\cos\theta + i\sin\theta)(x + iy) = (1, i)\,R(\theta)(x, y)^\top`, with the notes' middle lines."""
     c, i = sp.cos(_t), sp.I
     z = (c + i * sp.sin(_t)) * (_x + i * _y)
     s = sign * sp.sin(_t)
     lines = [
-        c * _x + c * _y * i + s * _x * i - s * _y,
-        (c + s * i) * _x + (-s + c * i) * _y,
+        c * _x + c * _y * i + s * _x * i - s * _y, (c + s * i) * _x + (-s + c * i) * _y,
         (sp.Matrix([[1, i]]) * sp.Matrix([[c, -s], [s, c]]) * sp.Matrix([_x, _y]))[0, 0],
     ]
     return _symbolic(
@@ -113,7 +90,6 @@ def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("each row of the matrix summed first (the corrected line)", rows_summed=True)
 def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
     r"""Refutes the line :math:`z = (1, i)\,[[\cos\theta\,x, -\sin\theta\,y], [\sin\theta\,x, \cos\theta\,y]]`."""
     c, s = sp.cos(_t), sp.sin(_t)
@@ -135,7 +111,6 @@ def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
     )
 
 
-@control("the conjugate dropped: z_a z_b instead of z_a conj(z_b)", sign=1)
 def complex_inner_product(*, sign: int = -1) -> Outcome:
     r""":math:`a\cdot b = \mathrm{Re}(z_a \bar z_b)`, :math:`z_a\bar z_b = a_1b_1 + a_2b_2 + i(a_2b_1 - a_1b_2)`."""
     a1, a2, b1, b2 = sp.symbols("a_1 a_2 b_1 b_2", real=True)
@@ -151,55 +126,44 @@ def _encode(z: complex, m: int, encoding: str) -> complex:
     return z if m % 2 == 0 else z.conjugate()
 
 
-@control(
-    "the counterexample encoding replaced by RoPE, f(z, m) = z e^(i m), which fixes the complex product",
-    encoding="rope",
-)
-def polar_split(*, encoding: str = "parity") -> Outcome:
-    r"""Moduli multiply and arguments subtract — if the complex product (not only its real part) is fixed."""
+def _split_gap(encoding: str, q: complex, k: complex, m: int) -> float:
+    """|e^(i(Theta_f(q,m) - Theta_f(k,m))) - e^(i Theta_g(q,k,0))|: the argument relation at m = n."""
+    left = cmath.phase(_encode(q, m, encoding)) - cmath.phase(_encode(k, m, encoding))
+    return abs(cmath.exp(1j * left) - cmath.exp(1j * cmath.phase(q * k.conjugate())))
+
+
+def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
+    r"""Moduli multiply and arguments subtract — if the complex product (not only its real part) is fixed.
+
+    ``encoding`` is the case outside the condition ("parity": only the real part fixed); ``inside`` the encoding
+    of the inside sample ("rope": the complex product fixed), on which the argument relation must hold."""
     rng = np.random.default_rng(20)  # seed 20
-    worst = 0.0  # Re-only relativity of the parity-conjugation encoding
+    worst = inside_gap = 0.0  # Re-only relativity of the outside encoding; the relation on the inside one
     for _ in range(20):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         m, n, s = map(int, rng.integers(-50, 50, 3))
         g = (_encode(q, m, encoding) * _encode(k, n, encoding).conjugate()).real
         worst = max(worst, abs(g - (_encode(q, m + s, encoding) * _encode(k, n + s, encoding).conjugate()).real))
-    q, k = 1 + 0j, 1j
-    left = cmath.phase(_encode(q, 1, encoding)) - cmath.phase(_encode(k, 1, encoding))
-    right = cmath.phase(q * k.conjugate())
-    broken = worst < 1e-12 and abs(cmath.exp(1j * left) - cmath.exp(1j * right)) > GAP
-    inside, text = _steps("polar_product", "radial_equation", "angular_equation")
-    example = {
-        "f(z, m)": "z for even m, conj(z) for odd m" if encoding == "parity" else "z e^(i m)",
-        "q": "1",
-        "k": "i",
-        "m = n": 1,
-        "Theta_f(q,1) - Theta_f(k,1)": num(left),
-        "Theta_g(q,k,0)": num(right),
-    }
-    evidence = (
-        f"Only the real part fixed: f(z, m) = z (m even), conj(z) (m odd) has f(z, 0) = z and "
-        f"Re[f(q,m) f*(k,n)] unchanged by shifting m, n together (residual {res(worst)}, 20 random cases, seed 20), "
-        f"yet at q = 1, k = i, m = n = 1 the argument relation gives {num(left)} vs Theta_g(q,k,0) = {num(right)}. "
-        f"With the complex product fixed (as RoFormer §3.4.1 does) the split is an identity: {text}"
+        inside_gap = max(inside_gap, _split_gap(inside, q, k, m))
+    gap = _split_gap(encoding, 1 + 0j, 1j, 1)
+    proved, text = _steps("polar_product", "radial_equation", "angular_equation")
+    name = {"parity": "z for even m, conj(z) for odd m", "rope": "z e^(i m)"}
+    example = {"f(z, m)": name[encoding], "q": "1", "k": "i", "m = n": 1, "|gap| of the argument relation": num(gap)}
+    return conditional(
+        worst < 1e-12 and gap > GAP,
+        proved and inside_gap <= 1e-12,
+        example,
+        f"Only the real part fixed: f(z, m) = {name[encoding]} has f(z, 0) = z and Re[f(q,m) f*(k,n)] unchanged by "
+        f"shifting m, n together (residual {within_tol(worst)}, 20 random cases, seed 20), yet at q = 1, k = i, m = n "
+        f"= 1 "
+        f"e^(i(Theta_f(q,1) - Theta_f(k,1))) misses e^(i Theta_g(q,k,0)) by {num(gap)}. With the complex product "
+        f"fixed (f = {name[inside]}, as RoFormer §3.4.1) the relation holds on the same 20 cases (largest gap "
+        f"{within_tol(inside_gap)}) and is an identity: {text}",
     )
-    return conditional(broken, inside, example, evidence)
 
 
-@control("the modulus doubled: R_f(q, m) = 2|q|", factor=2)
-def radial_forced(*, factor: int = 1) -> Outcome:
-    r"""With one f for queries and keys, :math:`R_f(q,m)^2 = |q|^2` forces :math:`R_f(q,m) = |q|`."""
-    ok, text = _steps("radial_solution", factor=factor)
-    return Outcome("holds" if ok else "fails", text)
-
-
-@control("the modulus doubled: R_q = 2|q|", factor=2)
 def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
-    r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution (with separate :math:`f_q, f_k` not the only one).
-
-    Both parts are measured: the sympy step, and another solution whose product depends on m - n only
-    and is q k* at m = n = 0 (``key_exponent=1`` spoils it: f_k = 2^n k e^(i n theta)).
-    """
+    r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution, not the only one (``key_exponent=1``: no other)."""
     ok, text = _steps("radial_solution", factor=factor)
     rng = np.random.default_rng(21)  # seed 21: another solution, f_q = 2^m q e^{im t}, f_k = 2^-n k e^{in t}
     worst = 0.0
@@ -214,25 +178,22 @@ def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     return Outcome(
         "holds" if ok and worst <= 1e-12 else "fails",
         f"{text} Not unique: f_q = 2^m q e^(i m theta), f_k = 2^-n k e^(i n theta) "
-        f"also gives a product that depends on m - n only (residual {res(worst)}, seed 21) with f(x, 0) = x.",
+        f"also gives a product that depends on m - n only (residual {within_tol(worst)}, seed 21) with f(x, 0) = x.",
     )
 
 
-@control("the split doubled: Theta_f(q, m) = 2 (Theta(q) + varphi(m))", factor=2)
 def angle_split(*, factor: int = 1) -> Outcome:
     r""":math:`\Theta_f(q,m) - \Theta(q)` is the same for every q: :math:`\Theta_f(q,m) = \Theta(q) + \varphi(m)`."""
     ok, text = _steps("angle_split", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("the increment doubled: varphi(m) - varphi(m-1) = 2 (Theta_g(q,k,1) + Theta(k) - Theta(q))", factor=2)
 def recurrence(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) - \varphi(m-1) = \Theta_g(q,k,1) + \Theta(k) - \Theta(q)` (note 001's n = m - 1)."""
     ok, text = _steps("angular_recurrence", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("wrong index: the key at n = m - 1 instead of m + 1", step=-1)
 def recurrence_next(*, step: int = 1) -> Outcome:
     r""":math:`\phi(m+1) - \phi(m) = \Theta_g(1) + \theta_q - \theta_k` (note 004)."""
     rng = np.random.default_rng(22)  # seed 22
@@ -251,14 +212,12 @@ def recurrence_next(*, step: int = 1) -> Outcome:
     )
 
 
-@control("the progression doubled: varphi(m) = 2 (m theta + gamma)", factor=2)
 def arithmetic_solution(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) = m\theta + \gamma`, and :math:`f(x, 0) = x` gives :math:`\gamma = 0`."""
     ok, text = _steps("phase_solution", "initial_phase", factor=factor)
     return Outcome("holds" if ok else "fails", text)
 
 
-@control("gamma = 1/2 instead of 0", gamma=sp.Rational(1, 2))
 def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
     r"""Setting :math:`\gamma = 0` is consistent with (indeed forced by) :math:`f_q(x_q, 0) = q`."""
     ok, text = _steps("initial_phase", shift=gamma)
@@ -270,7 +229,6 @@ def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
     )
 
 
-@control("e^(i(n-m)theta) instead of e^(i(m-n)theta)", sign=-1)
 def solution_2d(*, sign: int = 1) -> Outcome:
     r""":math:`f(q,m) = q e^{im\theta} = R(m\theta) q`, :math:`g = \mathrm{Re}[(W_qx_m)(W_kx_n)^* e^{i(m-n)\theta}]`."""
     ok, text = _steps("solution", "rotation_form", "relative_score")
@@ -295,29 +253,13 @@ def solution_2d(*, sign: int = 1) -> Outcome:
 
 
 def _refuted(name: str, restored: sp.Expr) -> Outcome:
-    """``fails`` unless sympy proves the claim of refutation ``name`` (plus ``restored``) equal to the true side.
-
-    The refutation's counterexample decides ``fails``; ``holds`` needs the zero test of true side - claim.
-
-    With ``restored != 0`` the refutation is rebuilt (:func:`ropemath.symbolic.refutations.refute`) for the
-    claim plus ``restored``, at the same values, with the gap reduced by ``restored``.
-    """
+    """Refutation ``name`` judged for its claim plus ``restored``; ``holds`` needs sympy's proof of the claim."""
     r = refutations.get_refutation(name)
     if restored != 0:
-        r = refutations.refute(
-            r.name, r.claim_latex, source=r.source, correct=r.correct, claim=r.claim + restored,
-            values=dict(r.values), gap=(r.gap.latex, r.gap.rhs - restored), holds_when=r.holds_when,
-        )  # fmt: skip
-    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
-    evidence = (
-        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
-        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
-    )
-    proved = not r.refuted and is_zero(r.lhs - r.claim)  # "holds" needs a proof, not only a failed refutation
-    return Outcome("holds" if proved else "fails", evidence, example, bool(r.correct.holds))
+        r = R._refute(name, r.claim + restored, r.gap.rhs - restored)
+    return refutation_outcome(r, proof=True)
 
 
-@control("the angle between q and k restored: |q||k| cos(alpha_q - alpha_k + (m-n) theta)", with_angle=True)
 def norms_times_cos(*, with_angle: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = |q||k|\cos((m-n)\theta)`."""
     phi = (sym.m - sym.n) * sym.theta
@@ -325,7 +267,6 @@ def norms_times_cos(*, with_angle: bool = False) -> Outcome:
     return _refuted("norms_times_cos", angle if with_angle else sp.Integer(0))
 
 
-@control("the cross term restored: + (q0 k1 - q1 k0) sin((m-n) theta)", with_cross_term=True)
 def missing_cross_term(*, with_cross_term: bool = False) -> Outcome:
     r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos((m-n)\theta)`."""
     cross = (sym.q0 * sym.k1 - sym.q1 * sym.k0) * sp.sin((sym.m - sym.n) * sym.theta)
@@ -336,12 +277,10 @@ def _score(q: np.ndarray, k: np.ndarray, m: float, n: float, t: float = 1.0) -> 
     return float((rotation_2d(m * t) @ q) @ (rotation_2d(n * t) @ k))
 
 
-@control("the 'inside' sample taken with k perpendicular to q", parallel=False)
 def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     r""":math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta` "in some cases": when q ∥ k and m − n = ±1.
 
-    ``distance`` is m − n of the counterexample (2: outside the condition).
-    """
+    ``distance`` is m − n of the counterexample (2: outside the condition)."""
     q = np.array([1.0, 0.0])
     actual, stated = _score(q, q, distance, 0), float(q @ q) * np.cos(1.0)
     rng = np.random.default_rng(24)  # seed 24: parallel q, k = c q, m - n = +-1
@@ -352,12 +291,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
         w = c * v if parallel else c * np.array([-v[1], v[0]])
         worst = max(worst, abs(_score(v, w, m, m - sign, t) - (v @ w) * np.cos(t)) / (abs(c) * v @ v))
     example = {
-        "q": [1.0, 0.0],
-        "k": [1.0, 0.0],
-        "theta": 1.0,
-        "m": distance,
-        "n": 0,
-        "true side": num(actual),
+        "q": [1.0, 0.0], "k": [1.0, 0.0], "theta": 1.0, "m": distance, "n": 0, "true side": num(actual),
         "stated": num(stated),
     }
     return conditional(
@@ -365,20 +299,12 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
         worst < 1e-12,
         example,
         f"At q = k = (1, 0), theta = 1, m - n = {distance}: true {num(actual)}, stated {num(stated)}. For parallel "
-        f"q, k and m - n = +-1 it holds (residual {res(worst)}, 20 random cases, seed 24).",
+        f"q, k and m - n = +-1 it holds (residual {within_tol(worst)}, 20 random cases, seed 24).",
     )
 
 
-@control("the statement replaced by its correction, with the term (q_0 k_1 - q_1 k_0) sin((m - n) theta)",
-         corrected=True)
 def cos_theta_generic(*, corrected: bool = False) -> Outcome:
-    r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta`: it holds only for q ∥ k at m − n = ±1.
-
-    That set has measure zero (rule 5 of the rubric: ``fails``, not ``holds-if``).  The check samples
-    20 random (q, k, m, n = m ∓ 1, θ) (seed 25) and compares the score with the statement;
-    ``corrected=True`` compares it with
-    :math:`(q\cdot k)\cos((m-n)\theta) + (q_0k_1 - q_1k_0)\sin((m-n)\theta)` instead.
-    """
+    r"""Refutes :math:`(R_m q)\cdot(R_n k) = (q\cdot k)\cos\theta`: only for q ∥ k, m − n = ±1 (measure 0)."""
 
     def stated(q: np.ndarray, k: np.ndarray, r: float, t: float) -> float:
         cross = (q[0] * k[1] - q[1] * k[0]) * np.sin(r * t) if corrected else 0.0
@@ -398,12 +324,7 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         worst_correction = max(worst_correction, abs(score - correct(q, k, sign, t)) / scale)
     q = np.array([1.0, 0.0])
     example = {
-        "q": [1.0, 0.0],
-        "k": [1.0, 0.0],
-        "theta": 1.0,
-        "m": 2,
-        "n": 0,
-        "true side": num(_score(q, q, 2, 0)),
+        "q": [1.0, 0.0], "k": [1.0, 0.0], "theta": 1.0, "m": 2, "n": 0, "true side": num(_score(q, q, 2, 0)),
         "stated": num(stated(q, q, 2.0, 1.0)),
         "q, k = (1, 0), (0, 1) at m - n = 1: true side": num(_score(q, np.array([0.0, 1.0]), 1, 0)),
     }
@@ -414,28 +335,21 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         f"m - n = 1 it fails for q = (1, 0), k = (0, 1): true "
         f"{example['q, k = (1, 0), (0, 1) at m - n = 1: true side']}, stated 0. Over 20 random cases at "
         f"m - n = +-1 (seed 25) the largest relative gap is {num(worst)}; it "
-        f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap {res(worst_correction)}).",
+        f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap "
+        f"{within_tol(worst_correction)}).",
         example if verdict == "fails" else None,
         bool(worst_correction < 1e-12),
     )
 
 
-@control("no rotation (theta = 0): the score is then q.k itself", theta=0.0)
 def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     r"""Refutes "the rotated score is a function of :math:`q\cdot k` and m − n"."""
     q, k1, k2 = np.array([1.0, 0.0]), np.array([0.0, 1.0]), np.array([0.0, -1.0])
     s1, s2 = _score(q, k1, 1, 0, theta), _score(q, k2, 1, 0, theta)
     corr = refutations.get_refutation("relative_sign").correct
     example = {
-        "theta": theta,
-        "m": 1,
-        "n": 0,
-        "q": [1.0, 0.0],
-        "k": [0.0, 1.0],
-        "k'": [0.0, -1.0],
-        "q.k = q.k'": 0.0,
-        "score(q, k)": num(s1),
-        "score(q, k')": num(s2),
+        "theta": theta, "m": 1, "n": 0, "q": [1.0, 0.0], "k": [0.0, 1.0], "k'": [0.0, -1.0], "q.k = q.k'": 0.0,
+        "score(q, k)": num(s1), "score(q, k')": num(s2),
     }
     return Outcome(
         "fails" if abs(s1 - s2) > GAP else "holds",
@@ -447,7 +361,6 @@ def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
     )
 
 
-@control("k perpendicular to q, k = (0, 1), where the scores at m - n = +-1 differ", k=(0.0, 1.0))
 def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
     r"""Refutes "if the relative position changes, the score changes" (``k``: the key; the query is (1, 0))."""
     q, key = np.array([1.0, 0.0]), np.array(k)
@@ -468,7 +381,6 @@ def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
     )
 
 
-@control("theta read as the common difference (the correction)", claimed="theta")
 def common_difference(*, claimed: str = "m") -> Outcome:
     r"""Refutes "m is the common difference" of :math:`\phi(m) = m\theta + \gamma`; it is :math:`\theta`."""
     t, g = 0.5, 0.0

@@ -1,26 +1,11 @@
-r"""Checks of the notes' claims about additive absolute encodings and the relative schemes they survey.
+r"""Checks of the notes' claims about additive absolute encodings and the relative schemes they survey
+(Shaw, Transformer-XL, T5, TUPE, DeBERTa), via :mod:`ropemath.theory.encodings`.
 
-Scope: zero-argument check functions for the sinusoidal encoding (its formula, which coordinates
-hold sines, that :math:`p_i^\top p_j` is relative), additive encodings leaking absolute position
-into the score, the four-term expansion, and the relative schemes of note 004 (Shaw,
-Transformer-XL, T5, TUPE, DeBERTa), via :mod:`ropemath.theory.encodings`.
+>>> tupe_position_term().counterexample["score(0, 0)"], additive_leaks(constant_p=True).verdict
+(2.0, 'fails')
 
-Example:
-
->>> tupe_position_term().counterexample["score(0, 0)"], additive_leaks().verdict
-(2.0, 'holds')
-
-Each check takes keyword arguments through which its claim can be made wrong; the registered negative
-control (:mod:`.controls`) runs the same measurement on that variant, which must get another verdict:
-
->>> tupe_position_term(m_matrix=((1.0, 0.5), (-0.5, 1.0))).verdict, additive_leaks(constant_p=True).verdict
-('holds', 'fails')
-
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Vaswani et al. (2017) §3.5; Shaw et al. (2018); Dai et al. (Transformer-XL, 2019);
-Raffel et al. (T5, 2020); Ke et al. (TUPE, 2021); He et al. (DeBERTa, 2021); Su et al.,
-*RoFormer*, arXiv:2104.09864 v5, §2.2-2.3; note 004 (DaNing) and note 002.
+References: Vaswani et al. (2017) §3.5; Shaw et al. (2018); Dai et al. (2019); Raffel et al. (T5, 2020);
+Ke et al. (TUPE, 2021); He et al. (DeBERTa, 2021); Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.2-2.3.
 """
 
 from __future__ import annotations
@@ -29,7 +14,6 @@ import numpy as np
 import sympy as sp
 
 from ropemath.claims._verdict import GAP, identity, num, res, shift_change
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Outcome
 from ropemath.theory.encodings import (
     additive_score_expansion,
@@ -42,12 +26,8 @@ from ropemath.theory.encodings import (
 )
 
 
-@control("the same p at every position (no absolute position to leak)", constant_p=True)
 def additive_leaks(*, constant_p: bool = False) -> Outcome:
-    r"""Additive (learned) absolute encodings give scores that depend on i and j, not only on i − j.
-
-    ``constant_p=True`` gives every position the encoding :math:`p_0`.
-    """
+    """Additive learned encodings give scores depending on i and j, not only i − j (``constant_p``: one p)."""
     rng = np.random.default_rng(36)  # seed 36
     x = np.tile(rng.standard_normal(8), (12, 1))  # the same token everywhere: only positions differ
     p, wq, wk = rng.standard_normal((12, 8)), *rng.standard_normal((2, 8, 8))
@@ -61,12 +41,8 @@ def additive_leaks(*, constant_p: bool = False) -> Outcome:
     )
 
 
-@control("no content and W_q^T W_k = I (the special case where p_i^T p_j is relative)", generic=False)
 def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
-    r"""The sinusoidal additive encoding leaks absolute positions too, for generic :math:`W_q, W_k`.
-
-    ``generic=False`` measures the special case: no content and :math:`W_q = W_k = I`.
-    """
+    """The sinusoidal additive encoding leaks absolute position for generic :math:`W_q, W_k` (not for I)."""
     rng = np.random.default_rng(37)  # seed 37
     x, wq, wk = np.tile(rng.standard_normal(8), (12, 1)), *rng.standard_normal((2, 8, 8))
     eye = sinusoidal_scores(np.zeros((12, 8)), np.arange(12.0), np.eye(8), np.eye(8))
@@ -82,12 +58,8 @@ def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
     )
 
 
-@control("only the first three terms (the position-position term dropped)", count=3)
 def four_terms(*, count: int = 4) -> Outcome:
-    r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, one made of positions only.
-
-    Sums the first ``count`` of the four terms, numerically and in sympy's expansion.
-    """
+    r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, the last of positions only."""
     lhs, terms = additive_score_expansion()
     rng = np.random.default_rng(38)  # seed 38
     xi, pi, xj, pj = rng.standard_normal((4, 6))
@@ -106,12 +78,10 @@ def four_terms(*, count: int = 4) -> Outcome:
     return Outcome("holds" if ok and out.verdict == "holds" else "fails", out.evidence)
 
 
-@control("sine and cosine swapped (sin at the odd coordinates 2t+1)", parity=1)
 def sinusoidal_formula(*, parity: int = 0) -> Outcome:
     r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (with k read as i).
 
-    ``parity=1`` states the sines at the coordinates :math:`2t+1` and the cosines at :math:`2t`.
-    """
+    ``parity=1`` states the sines at the coordinates :math:`2t+1` and the cosines at :math:`2t`."""
     d, err = 16, 0.0
     for i in range(20):
         written = [
@@ -131,12 +101,8 @@ def sinusoidal_formula(*, parity: int = 0) -> Outcome:
     )
 
 
-@control("coordinates counted from 0", start=0)
 def sinusoidal_parity(*, start: int = 1) -> Outcome:
-    r""":math:`p_{i,2t}` and :math:`p_{i,2t+1}` are the odd- and even-numbered coordinates when counting from 1.
-
-    ``start`` is the number of the first coordinate.
-    """
+    """:math:`p_{i,2t}`, :math:`p_{i,2t+1}` are the odd / even coordinates when counting from ``start`` = 1."""
     d = 8
     omega = [10000.0 ** (-2 * t / d) for t in range(d // 2)]
     p = sinusoidal_encoding(1.0, d)
@@ -152,12 +118,10 @@ def sinusoidal_parity(*, start: int = 1) -> Outcome:
     )
 
 
-@control("the learned and sinusoidal relative encodings indexed by m + n instead of m - n", sign=1)
 def relative_schemes(*, sign: int = -1) -> Outcome:
     r"""Shaw (clipped), Transformer-XL, T5 and DeBERTa scores depend on positions only through m − n.
 
-    ``sign = 1`` indexes the relative encodings by :math:`m + n` (T5's bias keeps m - n).
-    """
+    ``sign = 1`` indexes the relative encodings by :math:`m + n` (T5's bias keeps m - n)."""
     rng = np.random.default_rng(39)  # seed 39
     N, d, K = 10, 6, 3
     x, u, v = rng.standard_normal((N, d)), rng.standard_normal(d), rng.standard_normal(d)
@@ -197,14 +161,12 @@ def relative_schemes(*, sign: int = -1) -> Outcome:
     )
 
 
-@control("U_q^T U_k = I + J/2, of the relative form a I + b J: nothing to refute", m_matrix=((1.0, 0.5), (-0.5, 1.0)))
 def tupe_position_term(
     *, m_matrix: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 0.0), (0.0, 2.0))
 ) -> Outcome:
     r"""Refutes "projecting :math:`p_m, p_n` (:math:`p_m^\top U_q^\top U_k p_n`) encodes relative position".
 
-    ``m_matrix`` is :math:`M = U_q^\top U_k` (d = 2); the claim is refuted when M is not of the form aI + bJ.
-    """
+    ``m_matrix`` is :math:`M = U_q^\top U_k` (d = 2); the claim is refuted when M is not of the form aI + bJ."""
     parts = sinusoidal_pair_decomposition()
     a, b, c, e = sp.symbols("a b c e", real=True)
     M = np.array(m_matrix, dtype=float)
@@ -225,13 +187,8 @@ def tupe_position_term(
     )
 
 
-@control("the odd coordinates also sines (phase 0 instead of pi/2): p_i^T p_j not relative", phase=0.0)
 def absolute_carries_relative(*, phase: float = np.pi / 2) -> Outcome:
-    r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative.
-
-    The encoding is written out: :math:`p_{i,2t} = \sin(i\omega_t)`, :math:`p_{i,2t+1} = \sin(i\omega_t + \phi)`
-    with :math:`\phi` = ``phase`` (:math:`\pi/2` gives the cosine).
-    """
+    r"""Refutes "absolute encodings cannot encode relative position": sinusoidal :math:`p_i^\top p_j` is relative."""
     omega = 10000.0 ** (-2 * np.arange(8) / 16)
     angle = np.arange(8.0)[:, None] * omega[None, :]
     p = np.stack([np.sin(angle), np.sin(angle + phase)], axis=-1).reshape(8, 16)

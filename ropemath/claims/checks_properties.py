@@ -1,36 +1,18 @@
-r"""Checks of what the notes say RoPE's rotation *does*, beyond its algebra.
+r"""Checks of what the notes say RoPE's rotation *does*: absolute and relative at once, no maximum length,
+invertible, multiplicative, numerically stable; what :math:`f_q` and ``q`` are; 2D dot products and rotations.
 
-Scope: zero-argument check functions for the properties the notes attribute to RoPE —
-absolute and relative at once, defined at every position (no maximum length), invertible
-(no information lost), multiplicative, numerically stable — and for what their symbols
-mean (:math:`f_q` is a vector, not a score; what ``q`` is), plus the 2D geometry they lean on
-(dot product and angle, uniqueness and commutativity of 2D rotations).  The identities of
-:math:`R^d_{\Theta,m}` themselves are checked in :mod:`.checks_rotation`.
-
-Example:
-
->>> stability().verdict, score_shape().verdict, invertible().verdict
+>>> stability().verdict, score_shape().verdict, score_shape(what="f_q^T f_k").verdict
 ('holds-if', 'fails', 'holds')
 
-Each check takes keyword arguments through which its claim can be made wrong; the registered negative
-control (:mod:`.controls`) runs the same measurement on that variant, which must get another verdict:
-
->>> stability(formats=("float64", "float64")).verdict, score_shape(what="f_q^T f_k").verdict
-('holds', 'holds')
-
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4; the five study notes of
-:data:`ropemath.claims.ledger.NOTES`.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.3, §3.4.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, num, res
+from ropemath.claims._verdict import GAP, conditional, identity, num, within_tol
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
-from ropemath.claims.controls import control
 from ropemath.claims.ledger import Alternative, Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error
@@ -39,12 +21,10 @@ from ropemath.core.rotation import rotation_2d, rotation_matrix
 from ropemath.theory.encodings import sinusoidal_encoding
 
 
-@control("every token at the same position (spacing 0): no position of its own", spacing=0.0)
 def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
     r"""Each position gets its own rotation (absolute) while scores depend on m - n only (relative).
 
-    Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`.
-    """
+    Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`."""
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
     pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), layout="interleaved", base=1e4)
     sq = np.sum(pts**2, axis=1)
@@ -61,7 +41,6 @@ def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
     )
 
 
-@control("q^T R_{m-n} k at the far positions (sign of the distance flipped)", sign=-1)
 def any_length(*, sign: int = 1) -> Outcome:
     r"""The rotation is defined for every position: no table, no maximum length (``sign``: see relative_identity)."""
     q, k = np.random.default_rng(8).standard_normal((2, 64))  # seed 8
@@ -76,7 +55,6 @@ def any_length(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("R_m R_m x = x (undone by rotating forward again)", sign=1)
 def invertible(*, sign: int = -1) -> Outcome:
     r""":math:`R_{-m} R_m x = x`: the rotation loses no information (undone by :math:`R_{\mathrm{sign}\,m}`)."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
@@ -90,18 +68,15 @@ def invertible(*, sign: int = -1) -> Outcome:
                     - x
                 )
             )
-        )
-        for m in POSITIONS
+        ) for m in POSITIONS
     )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
 
 
-@control("f(x, m) = R_m x + p_m (a sinusoidal p_m added)", additive=1.0)
 def multiplicative(*, additive: float = 0.0) -> Outcome:
     r"""RoPE is multiplicative: :math:`f(x, m) = R_m x` is linear in x (no additive position term).
 
-    ``additive`` c measures :math:`f(x, m) = R_m x + c\,p_m` instead (:math:`p_m` sinusoidal).
-    """
+    ``additive`` c measures :math:`f(x, m) = R_m x + c\,p_m` instead (:math:`p_m` sinusoidal)."""
     rng = np.random.default_rng(10)  # seed 10
     x, y = rng.standard_normal((2, 16))
     a, b = 1.7, -0.4
@@ -117,7 +92,6 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
     return out
 
 
-@control("R_m replaced by R_m diag(1, ..., 1, 1e3), which is not orthogonal", stretch=1e3)
 def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
     r"""Orthogonality makes the encoding numerically stable: :math:`\kappa_2(R_m) = 1`, errors are not amplified.
 
@@ -126,8 +100,7 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
     Measured for d = 64 at the positions of the rotation checks: the condition number, and the ratio
     :math:`\|R_m e\|/\|e\|` for 16 random perturbations (seed 15).  ``stretch`` multiplies the last coordinate
     before rotating (a non-orthogonal map) for the negative control.  Rounding of the *angles* is a separate
-    question (:func:`stability`).
-    """
+    question (:func:`stability`)."""
     scale = np.ones(64)
     scale[-1] = stretch
     rng = np.random.default_rng(15)  # seed 15
@@ -140,7 +113,6 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
     return identity(worst, "|kappa_2(R_m) - 1| and | |R_m e| / |e| - 1 | (d = 64, 16 random e, seed 15)", tol=1e-9)
 
 
-@control("the 'inside' angles formed in bfloat16, outside the condition: it must break", inside="bfloat16")
 def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str = "float64") -> Outcome:
     r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format.
 
@@ -159,10 +131,7 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str
     inside_ok = bool(inside_angles[0] != inside_angles[1]) and inside_drift < 1e-6
     holds_inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9 and inside_ok
     example = {
-        "dtype": short,
-        "d": 128,
-        "positions": [256, 257],
-        "angle of pair 0": num(bf),
+        "dtype": short, "d": 128, "positions": [256, 257], "angle of pair 0": num(bf),
         "float32 angle error at m = 10^6 (rad)": num(drift[10**6]),
     }
     unit = abs(kappa - 1.0) < 1e-12
@@ -189,12 +158,10 @@ ROUNDED_ANGLES_READING = Alternative(
 )
 
 
-@control("the claim 'is the score' applied to f_q^T f_k, which is the score", what="f_q^T f_k")
 def score_shape(*, what: str = "f_q") -> Outcome:
     r""":math:`f_{q}(x_m, m) = R_m W_q x_m` is a d-vector; the score is the inner product of two of them.
 
-    Decides "``what`` is the score (a scalar)": ``"f_q"`` (the note's claim) or ``"f_q^T f_k"``.
-    """
+    Decides "``what`` is the score (a scalar)": ``"f_q"`` (the note's claim) or ``"f_q^T f_k"``."""
     rng = np.random.default_rng(11)  # seed 11
     wq, wk = rng.standard_normal((2, 4, 4))
     xm, xn = rng.standard_normal((2, 4))
@@ -206,19 +173,18 @@ def score_shape(*, what: str = "f_q") -> Outcome:
     return Outcome(
         "fails" if broken else "holds",
         f"f_q(x_m, m) has shape {f_q.shape} (a rotated query), the score is a scalar: {num(score)} for "
-        f"random W, x (seed 11). Correction f_q^T f_k = x_m^T W_q^T R_(n-m) W_k x_n: residual {res(residual)}.",
+        f"random W, x (seed 11). Correction f_q^T f_k = x_m^T W_q^T R_(n-m) W_k x_n: residual "
+        f"{within_tol(residual, 1e-10)}.",
         example,
         bool(residual <= 1e-10),
     )
 
 
-@control("the 'inside' sample taken with k's norm doubled after rotating, outside the condition", inside_scale=2.0)
 def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general.
 
     The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle);
-    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition).
-    """
+    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition)."""
     a, b1 = np.array([1.0, 0.0]), np.array([1.0, 0.0])
     b2 = scale * b1
     rng = np.random.default_rng(12)  # seed 12: rotated copies of fixed q, k in 2D
@@ -230,31 +196,23 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
         dot = (rotation_2d(m) @ q) @ (inside_scale * rotation_2d(n) @ k)
         angle = (alpha_q + m) - (alpha_k + n)  # polar angles after turning by m and n radians
         worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
-    example = {
-        "a": num(a),
-        "b": num(b1),
-        "b'": num(b2),
-        "angle": 0.0,
-        "a.b": float(a @ b1),
-        "a.b'": float(a @ b2),
-    }
+    example = {"a": num(a), "b": num(b1), "b'": num(b2), "angle": 0.0, "a.b": float(a @ b1), "a.b'": float(a @ b2)}
     return conditional(
         bool(abs(a @ b1 - a @ b2) > GAP),
         worst < 1e-12,
         example,
         f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): "
         "in general the dot product also scales with the norms. "
-        f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual {res(worst)} "
+        f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual "
+        f"{within_tol(worst)} "
         "over 20 rotations, so there only the angle matters.",
     )
 
 
-@control("reflections (det = -1) taken as 2D rotations", proper=False)
 def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
     r"""Every 2D rotation is :math:`R(a)` for one angle and 2D rotations commute; 3D rotations do not.
 
-    ``proper=False`` draws improper orthogonal matrices (det = -1) instead of rotations.
-    """
+    ``proper=False`` draws improper orthogonal matrices (det = -1) instead of rotations."""
     rng = np.random.default_rng(13)  # seed 13
     err = 0.0
     for _ in range(10):
@@ -277,7 +235,6 @@ def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
     )
 
 
-@control("q taken as the sinusoidal position encoding p_m, as the note describes it", position_only=True)
 def q_is_the_query(*, position_only: bool = False) -> Outcome:
     r"""Refutes "q is the position-encoding vector, generated by sines or cosines": in RoFormer q = W_q x_m.
 
@@ -286,8 +243,7 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
     Two tokens x, x' at the same position give different q = W_q x, W_q x' (seed 16), so q is not a function
     of the position; the sines and cosines enter only as the multipliers :math:`\cos(m\theta_i)`,
     :math:`\sin(m\theta_i)` of the elementwise form, which holds for q = (1, 2, ..., 8) (the correction).
-    ``position_only=True`` builds q as the sinusoidal encoding :math:`p_m` instead (the note's description).
-    """
+    ``position_only=True`` builds q as the sinusoidal encoding :math:`p_m` instead (the note's description)."""
     rng = np.random.default_rng(16)  # seed 16
     w_q = rng.standard_normal((8, 8))
     x, x2 = rng.standard_normal((2, 8))
@@ -304,7 +260,7 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
         f"At the same position m = {m:.0f}, two tokens give q that differ by up to {num(gap)} (d = 8, seed 16): "
         f"q = W_q x_m carries the token, not the position. Correction: the sines and cosines are the multipliers "
         f"cos(m theta_i), sin(m theta_i); the elementwise formula equals R_m q for q = (1, 2, ..., 8) "
-        f"(residual {res(err)}).",
+        f"(residual {within_tol(err, 1e-10)}).",
         example if gap > GAP else None,
         bool(err <= 1e-10),
     )

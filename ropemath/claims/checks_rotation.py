@@ -1,43 +1,24 @@
-r"""Checks of the notes' claims about the rotation matrices and the RoPE score.
+r"""Checks of the notes' claims about the rotation matrices :math:`R^d_{\Theta,m}` and the RoPE score.
 
-Scope: zero-argument check functions (each returns an :class:`~ropemath.claims.ledger.Outcome`)
-for the algebra of :math:`R^d_{\Theta,m}`: transpose, composition, inverse, orthogonality,
-norms, the relative-position identity and its wrong variants, the elementwise form and the
-sparsity it exploits, the block structure (and the even :math:`d` it needs), and the
-counter-clockwise sense.  What the notes say the rotation *does* (stability, no lost
-information, ...) is checked in :mod:`.checks_properties`.  They call the sympy
-proofs and refutations of :mod:`ropemath.symbolic` and the numeric checks of
-:mod:`ropemath.core.checks`; nothing here re-derives what those modules prove.
+Transpose, composition, inverse, orthogonality, norms, the relative-position identity and its wrong variants,
+the elementwise form, the block structure (and the even d it needs), the counter-clockwise sense.  Each check's
+keyword arguments make its claim wrong (:mod:`.controls`); where a sympy proof backs a check, the wrong variant
+also alters the proof's right side.
 
-Every check takes keyword arguments that make its claim wrong (a flipped sign, a shifted index, a
-dropped transpose, the opposite condition); the defaults state the claim, and the registered negative
-control (:mod:`.controls`) runs the same measurement on the wrong variant, which must get another
-verdict.  Where a sympy proof backs a check, the wrong variant also alters the proof's right side and
-sends it through the same zero test (:func:`ropemath.symbolic.common.is_zero`).
-
-Example (each check returns an Outcome whose verdict is computed):
-
->>> transpose_rule().verdict, relative_sign_slip().verdict, even_dimension().verdict
+>>> transpose_rule().verdict, transpose_rule(sign=-1).verdict, even_dimension().verdict
 ('holds', 'fails', 'holds-if')
->>> transpose_rule(sign=-1).verdict, relative_sign_slip(sign=-1).verdict, even_dimension(d=4).verdict
-('fails', 'holds', 'holds')
 
-Numeric checks draw from ``np.random.default_rng(seed)`` with the seed written in the code.
-
-References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34); the five
-notes of :data:`ropemath.claims.ledger.NOTES`.
+References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, res
-from ropemath.claims.controls import control
+from ropemath.claims._verdict import TOL, conditional, identity, refutation_outcome, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -52,17 +33,20 @@ def _unchanged(expr: sp.Basic) -> sp.Basic:
     return expr
 
 
-@functools.cache
+_ZERO: dict[sp.Basic, bool] = {}  # expression -> is_zero(expression), computed once
+
+
 def _zero(expr: sp.Basic) -> bool:
     """:func:`ropemath.symbolic.common.is_zero`, remembered (a non-zero expression costs a full ``simplify``)."""
-    return is_zero(expr)
+    if expr not in _ZERO:
+        _ZERO[expr] = is_zero(expr)
+    return _ZERO[expr]
 
 
 def _proved(*names: str, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged) -> tuple[bool, str]:
     """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text.
 
-    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side.
-    """
+    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side."""
     ok, texts = True, []
     for p in (proofs.get_proof(name) for name in names):
         holds = bool(p.holds) and _zero(p.lhs - wrong(p.rhs))
@@ -101,48 +85,37 @@ def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign:
     return float(abs(lhs - rhs) / (np.linalg.norm(q) * np.linalg.norm(k)))
 
 
-@control("R_m^T = R_m (the sign of the angle not flipped)", sign=-1)
 def transpose_rule(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`; ``sign`` states :math:`R_{-\mathrm{sign}\,m}` instead."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d))))
-        for pm in POSITIONS
+        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d)))) for pm in POSITIONS
         for d in DIMS
     )
     return _with_proof(
-        err,
-        "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions",
-        "transpose",
-        wrong=lambda e: e.subs(a, sign * a),
+        err, "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions", "transpose", wrong=lambda e: e.subs(a, sign * a)
     )
 
 
-@control("R_a R_b = R_{a-b} (angles subtracted)", sign=-1)
 def composition_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_a R_b = R_{a+b}` (angles add); ``sign`` states :math:`R_{a + \mathrm{sign}\, b}`."""
     err = max(
         float(np.max(np.abs(rotation_matrix(pm, d) @ rotation_matrix(pn, d) - rotation_matrix(pm + sign * pn, d))))
-        for pm in POSITIONS
-        for pn in (-3.0, 5.0)
-        for d in DIMS
+        for pm in POSITIONS for pn in (-3.0, 5.0) for d in DIMS
     )
     return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10, wrong=lambda e: e.subs(b, sign * b))
 
 
-@control("R_m^{-1} = R_m (the angle's sign not flipped)", sign=-1)
 def inverse_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse); ``sign`` flips the claim."""
     err = max(
         float(np.max(np.abs(np.linalg.inv(rotation_matrix(pm, d)) - rotation_matrix(-sign * pm, d))))
-        for pm in POSITIONS
-        for d in DIMS
+        for pm in POSITIONS for d in DIMS
     )
     return _with_proof(
         err, "numpy inv(R_m) vs R_{-m}", "transpose", "orthogonality", wrong=lambda e: e.subs(a, sign * a)
     )
 
 
-@control("R^T R = -I and det R = -1 (sign flipped)", unit=-1)
 def orthogonal_rule(*, unit: int = 1) -> Outcome:
     r""":math:`R^\top R = I` and :math:`\det R = 1`; the claim is :math:`R^\top R = uI`, :math:`\det R = u`."""
     err = 0.0
@@ -153,7 +126,6 @@ def orthogonal_rule(*, unit: int = 1) -> Outcome:
     return _with_proof(err, "|R^T R - I| and |det R - 1|", "orthogonality", "determinant", wrong=lambda e: e * unit)
 
 
-@control("|R x| = 2 |x| (a factor 2 added)", factor=2.0)
 def norm_rule(*, factor: float = 1.0) -> Outcome:
     r""":math:`\|R^d_{\Theta,m} x\| = \|x\|`; the claim is :math:`\|R x\| = \mathrm{factor}\,\|x\|`."""
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
@@ -163,13 +135,11 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
             np.max(
                 np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved", base=1e4), axis=-1) - factor * nx) / nx
             )
-        )
-        for pm in POSITIONS
+        ) for pm in POSITIONS
     )
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
 
-@control("k rotated at m + 1, q at m: not the same rotation", shift=1.0)
 def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     r""":math:`(R_m q)^\top (R_m k) = q^\top k` for one rotation applied to both vectors (k at m + ``shift``)."""
     err = max(
@@ -180,42 +150,28 @@ def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
                 - q @ k
             )
         )
-        / (np.linalg.norm(q) * np.linalg.norm(k))
-        for q, k, pm, _ in _random_pairs(2, 16, 20)
+        / (np.linalg.norm(q) * np.linalg.norm(k)) for q, k, pm, _ in _random_pairs(2, 16, 20)
     )  # seed 2
     return identity(err, "(R_m q).(R_m k) vs q.k, 20 random pairs in R^16 (seed 2)")
 
 
-@control("q^T R_{m-n} k instead of q^T R_{n-m} k (sign of the distance flipped)", sign=-1)
 def relative_identity(*, sign: int = 1) -> Outcome:
     r""":math:`(R_m q)^\top (R_n k) = q^\top R_{n-m} k` — depends on m, n only through n - m."""
     err = max(_relative_residual(q, k, pm, pn, sign) for d in DIMS for q, k, pm, pn in _random_pairs(3, d, 5))
     return _with_proof(
-        err,
-        "dense (R_m q)^T(R_n k) vs q^T R_{n-m} k, 15 random cases (seed 3)",
-        "relative_position_2d",
-        "block_diagonal_d4",
-        "block_diagonal_d6",
-        tol=1e-10,
-        wrong=_relative_sign(sign),
+        err, "dense (R_m q)^T(R_n k) vs q^T R_{n-m} k, 15 random cases (seed 3)", "relative_position_2d",
+        "block_diagonal_d4", "block_diagonal_d6", tol=1e-10, wrong=_relative_sign(sign),
     )
 
 
-@control("R_m^T R_n = R_{m-n} (sign of the distance flipped)", sign=-1)
 def transpose_product(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}` (``sign = -1``: :math:`R_{m-n}`)."""
     err = max(
         float(np.max(np.abs(rotation_matrix(pm, d).T @ rotation_matrix(pn, d) - rotation_matrix(sign * (pn - pm), d))))
-        for pm in POSITIONS
-        for pn in (-3.0, 5.0, 777.0)
-        for d in DIMS
+        for pm in POSITIONS for pn in (-3.0, 5.0, 777.0) for d in DIMS
     )
     return _with_proof(
-        err,
-        "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}",
-        "block_diagonal_d4",
-        "block_diagonal_d6",
-        tol=1e-10,
+        err, "dense R_m^T R_n vs R_{n-m}, d in {2, 8, 64}", "block_diagonal_d4", "block_diagonal_d6", tol=1e-10,
         wrong=_relative_sign(sign),
     )
 
@@ -223,46 +179,27 @@ def transpose_product(*, sign: int = 1) -> Outcome:
 def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
     """The registered refutation ``name`` rebuilt for ``claim`` (same correct form, counterexample, zero test).
 
-    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one.
-    """
+    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one."""
     r0 = refutations.get_refutation(name)
     return refutations.refute(
-        r0.name,
-        r0.claim_latex,
-        source=r0.source,
-        correct=r0.correct,
-        claim=claim,
-        values=dict(r0.values),
-        gap=(r0.gap.latex, gap),
-        holds_when=r0.holds_when,
+        r0.name, r0.claim_latex, source=r0.source, correct=r0.correct, claim=claim, values=dict(r0.values),
+        gap=(r0.gap.latex, gap), holds_when=r0.holds_when,
     )
-
-
-def _refutation_outcome(r: refutations.Refutation) -> Outcome:
-    """``fails`` iff sympy refutes the claim; the counterexample is the exact substitution, the correction proved."""
-    example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
-    evidence = (
-        f"sympy refutation '{r.name}': {r.summary()}. Correct form ${r.correct.latex}$ proved by sympy "
-        f"({'holds' if r.correct.holds else 'FAILS'}); the stated form holds {r.holds_when}."
-    )
-    return Outcome("fails" if r.refuted else "holds", evidence, example, bool(r.correct.holds))
 
 
 _Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
 
 
-@control("q^T R_{n-m} k, the correct sign: nothing to refute", sign=-1)
 def relative_sign_slip(*, sign: int = 1) -> Outcome:
     r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign).
 
     The claim is :math:`q^\top R_{\mathrm{sign}(m-n)} k`; the true side minus it is
-    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`.
-    """
+    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`."""
     if sign not in (1, -1):
         raise ValueError(f"sign must be 1 or -1 (the gap below is proved for those), got {sign!r}")
     claim = (_Q.T * rotation(sign * (m - n) * theta) * _K)[0, 0]
     gap = (1 + sign) * (q0 * k1 - q1 * k0) * sp.sin((m - n) * theta)
-    return _refutation_outcome(_refute("relative_sign", claim, gap))
+    return refutation_outcome(_refute("relative_sign", claim, gap))
 
 
 def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
@@ -274,10 +211,9 @@ def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
     return (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]
 
 
-@control("x_m^T W_q^T R_{n-m} W_k x_n, with the transpose: nothing to refute", transpose=True)
 def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
     r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
-    return _refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
+    return refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
 
 
 def _transpose_wq(e: sp.Basic) -> sp.Basic:
@@ -286,7 +222,6 @@ def _transpose_wq(e: sp.Basic) -> sp.Basic:
     return e.subs({w[0, 1]: w[1, 0], w[1, 0]: w[0, 1]}, simultaneous=True)
 
 
-@control("x_m^T W_q R_{n-m} W_k x_n (the transpose on W_q lost)", transpose=False)
 def weights_identity(*, transpose: bool = True) -> Outcome:
     r""":math:`(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q^\top R_{n-m} W_k x_n` (``transpose=False``: no T)."""
     rng = np.random.default_rng(4)  # seed 4
@@ -299,33 +234,17 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
         rhs = xm @ (wq.T if transpose else wq) @ rotation_matrix(pn - pm, 8) @ wk @ xn
         err = max(err, abs(lhs - rhs) / (np.linalg.norm(wq @ xm) * np.linalg.norm(wk @ xn)))
     return _with_proof(
-        err,
-        "10 random (W_q, W_k, x_m, x_n) in d = 8 (seed 4)",
-        "weights_transpose_2d",
-        tol=1e-10,
+        err, "10 random (W_q, W_k, x_m, x_n) in d = 8 (seed 4)", "weights_transpose_2d", tol=1e-10,
         wrong=_unchanged if transpose else _transpose_wq,
     )
 
 
-@control("the identity as meant, but without the transpose on W_q", transpose=False)
-def weights_transpose_lost(*, transpose: bool = True) -> Outcome:
-    r"""The identity with :math:`W_q^\top` (as meant) holds; the literal one fails (checked too)."""
-    meant, literal = weights_identity(transpose=transpose), _refute("missing_weight_transpose", *_weights_claim(False))
-    would = "would fail" if literal.refuted else "would hold as well"
-    return Outcome(
-        meant.verdict,
-        f"As meant (with W_q^T): {meant.evidence} Read literally (no transpose) it {would}: {literal.summary()}.",
-    )
-
-
-@control("the sine term with the wrong sign: x cos - rot(x) sin", sign=-1)
 def elementwise_form(*, sign: int = 1) -> Outcome:
     r"""RoFormer eq. (34): :math:`R x = x \otimes \cos + (-x_1, x_0, \dots) \otimes \sin` (interleaved).
 
     ``sign = -1`` states :math:`x \otimes \cos - \mathrm{rot}(x) \otimes \sin`, which is :math:`R_{-m} x`.
     Also measures the sparsity the notes invoke: :math:`R^d_{\Theta,m}` has 2d non-zero entries of
-    :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d.
-    """
+    :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
         float(
@@ -333,17 +252,13 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
                 np.abs(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4) - rotation_matrix(pm, d) @ x[:d])
             )
         )
-        / float(np.linalg.norm(x[:d]))
-        for pm in POSITIONS
-        for d in DIMS
+        / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
     sparse = all(count == 2 * d for d, count in nonzero.items())
     out = _with_proof(
-        err if sparse else float("inf"),
-        "apply_rope (eq. 34) vs dense R x, interleaved, d in {2, 8, 64}",
-        "elementwise_interleaved_d6",
-        wrong=lambda e: e.subs(m, sign * m),
+        err if sparse else float("inf"), "apply_rope (eq. 34) vs dense R x, interleaved, d in {2, 8, 64}",
+        "elementwise_interleaved_d6", wrong=lambda e: e.subs(m, sign * m),
     )
     return Outcome(
         out.verdict,
@@ -352,12 +267,10 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     )
 
 
-@control("the 'inside' sample taken at odd d = 3, outside the condition: the block form must break", inside=(3,))
 def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outcome:
     r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d.
 
-    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold.
-    """
+    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold."""
     err = 0.0
     for e in inside:  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
         loop = np.zeros((e, e))
@@ -380,7 +293,8 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
         err <= TOL,
         example,
         f"d in {list(inside)}: the d/2 blocks R(m theta_i) built by a loop "
-        f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual {res(err)}). "
+        f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual "
+        f"{within_tol(err)}). "
         f"{'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
         f"{' is not an index bound and' if d % 2 else ' and'} the blocks cover {'only ' if covered != d else ''}"
         f"{covered} of {d} coordinates; "
@@ -388,7 +302,6 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
     )
 
 
-@control("alpha taken as alpha_q + alpha_k (angles added)", sign=1)
 def lengths_and_angle(*, sign: int = -1) -> Outcome:
     r""":math:`\|R_m q\| = \|q\|`, and :math:`q\cdot k = \|q\|\|k\|\cos\alpha` with α the angle from k to q."""
     rng = np.random.default_rng(15)  # seed 15
@@ -404,12 +317,10 @@ def lengths_and_angle(*, sign: int = -1) -> Outcome:
     )
 
 
-@control("pair i rotated by m theta_(i+1) (frequency index shifted by one)", shift=1)
 def pairwise_rotation(*, shift: int = 0) -> Outcome:
     r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores.
 
-    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs).
-    """
+    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs)."""
     rng = np.random.default_rng(6)  # seed 6
     d, err = 8, 0.0
     theta_i = [10000.0 ** (-2 * (i + shift) / d) for i in range(d // 2)]  # written out, independent of ropemath
@@ -426,21 +337,16 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
         err = max(err, abs(per_pair - (rotation_matrix(pm, d) @ q) @ (rotation_matrix(pn, d) @ k)))
     symbols = thetas(3 + shift)
     return _with_proof(
-        err,
-        "dense R^8 vs per-pair complex products, and the score vs the sum of 4 pair scores",
-        "block_diagonal_d4",
-        "block_diagonal_d6",
-        tol=1e-10,
+        err, "dense R^8 vs per-pair complex products, and the score vs the sum of 4 pair scores", "block_diagonal_d4",
+        "block_diagonal_d6", tol=1e-10,
         wrong=lambda e: e.subs({symbols[i]: symbols[i + shift] for i in range(3)}, simultaneous=True),
     )
 
 
-@control("R(theta) turns clockwise (the signed angle taken as -theta)", sign=-1)
 def counterclockwise(*, sign: int = 1) -> Outcome:
     r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`).
 
-    ``sign = -1`` states the clockwise turn.
-    """
+    ``sign = -1`` states the clockwise turn."""
     v = np.array([1.0, 0.0])
     err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
     for t in (0.3, 1.0, 2.5):

@@ -33,10 +33,11 @@ the check uses, in the project's notation.
 6. ``not-checkable`` — only when no computation can bear on any part of the statement (history,
    motivation, a name, a claim about experiments not reproduced here); ``reason`` says why.  If
    any part is measurable, that part is an entry of its own.
-7. **Every check can say no.**  Each check function has a registered negative control
-   (:func:`ropemath.claims.controls.control`): the same code run on a deliberately wrong variant
-   of the claim (wrong sign, wrong index, missing factor, the opposite condition) must compute a
-   different verdict.  A check that compares an implementation with itself is not a check.
+7. **Every check can say no.**  Each check function has a negative control in the table
+   :data:`ropemath.claims.controls.CONTROLS`: the same code run on a deliberately wrong variant
+   of the claim (wrong sign, wrong index, missing factor, a case outside the condition) must compute a
+   different verdict, and ``fails`` when the check's verdict is ``holds`` or ``holds-if``.  A check
+   that compares an implementation with itself is not a check.
 
 References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
@@ -49,7 +50,10 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_source", "rubric", "run"]
+__all__ = [
+    "NOTES", "VERDICTS", "Alternative", "Entry", "Outcome", "Result", "Source", "note_entry", "note_source", "rubric",
+    "run",
+]
 
 VERDICTS = ("holds", "fails", "holds-if", "not-checkable")
 
@@ -102,14 +106,27 @@ def note_source(prefix: str, section: str) -> Source:
     return Source(title=title, file=file, section=section)
 
 
+def note_entry(prefix: str) -> Callable[..., Entry]:
+    """The entry constructor of note ``prefix``: ``entry(id, section, verdict, check, claim, **fields)``.
+
+    >>> note_entry("003")("n003-x", "2D case", "holds", lambda: Outcome("holds", "-"), "1 + 1 = 2").source.file
+    '003_707044a7c764f131.txt'
+    """
+    note_source(prefix, "")  # a bad prefix is refused here, not at the first entry
+
+    def entry(id: str, section: str, verdict: str, check: Callable[[], Outcome], claim: str, **fields: Any) -> Entry:
+        return Entry(id, note_source(prefix, section), claim, verdict, check, **fields)
+
+    return entry
+
+
 @dataclasses.dataclass(frozen=True)
 class Outcome:
     """What a check computed: the verdict, a one-paragraph evidence text, and plug-in numbers.
 
     ``counterexample`` holds the concrete values of a refutation (inputs and both sides), for
     ``fails`` and ``holds-if``; ``correction_holds`` says whether the corrected statement was
-    checked and holds (``None`` when there is no correction).
-    """
+    checked and holds (``None`` when there is no correction)."""
 
     verdict: str
     evidence: str
@@ -144,8 +161,7 @@ class Entry:
     the check decides, in the project's notation (LaTeX between ``$``); ``reading`` says how the
     quote was read (index base, a symbol lost to scraping); ``alternatives`` are other readings
     with their own checks; ``condition`` is required for ``holds-if``, ``correction`` for
-    ``fails`` and ``reason`` for ``not-checkable`` (the rubric in the module docstring).
-    """
+    ``fails`` and ``reason`` for ``not-checkable`` (the rubric in the module docstring)."""
 
     id: str
     source: Source
@@ -209,22 +225,11 @@ class Result:
         """JSON-ready dictionary with the entry's fields and the computed outcome."""
         e, o = self.entry, self.outcome
         return {
-            "id": e.id,
-            "source": dataclasses.asdict(e.source),
-            "quote": e.quote,
-            "claim": e.claim,
-            "verdict": e.verdict,
-            "computed_verdict": o.verdict,
-            "agrees": self.agrees,
-            "reading": e.reading,
+            "id": e.id, "source": dataclasses.asdict(e.source), "quote": e.quote, "claim": e.claim,
+            "verdict": e.verdict, "computed_verdict": o.verdict, "agrees": self.agrees, "reading": e.reading,
             "alternatives": [{"reading": a.reading, "verdict": a.verdict} for a in e.alternatives],
-            "condition": e.condition,
-            "correction": e.correction,
-            "correction_holds": o.correction_holds,
-            "reason": e.reason,
-            "check": e.check_name,
-            "evidence": o.evidence,
-            "counterexample": o.counterexample,
+            "condition": e.condition, "correction": e.correction, "correction_holds": o.correction_holds,
+            "reason": e.reason, "check": e.check_name, "evidence": o.evidence, "counterexample": o.counterexample,
         }
 
 

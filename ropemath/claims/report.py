@@ -22,15 +22,8 @@ from pathlib import Path
 from ropemath.claims.ledger import VERDICTS, Entry, Result
 
 __all__ = [
-    "add_cli_arguments",
-    "as_json",
-    "controls_table",
-    "coverage_table",
-    "explain",
-    "note_words",
-    "run_cli",
-    "summary_table",
-    "table",
+    "add_cli_arguments", "as_json", "controls_table", "coverage_table", "explain", "note_words", "run_cli",
+    "summary_table", "table",
 ]
 
 
@@ -75,8 +68,7 @@ def table(results: list[Result]) -> str:
     lines.append(
         f"{len(results)} entries; "
         + (
-            "every check agrees with its recorded verdict."
-            if not bad
+            "every check agrees with its recorded verdict." if not bad
             else f"{bad} check(s) DISAGREE with the recorded verdict."
         )
     )
@@ -135,8 +127,7 @@ def controls_table(results: list[Result]) -> tuple[str, int]:
     """Every distinct check of ``results`` with its negative control: verdicts of both, and what is wrong.
 
     Returns the table and the number of checks whose control computed the *same* verdict as the
-    check (0 when every check can say no).  Entries that are ``not-checkable`` have no control.
-    """
+    check (0 when every check can say no).  Entries that are ``not-checkable`` have no control."""
     from ropemath.claims.controls import CONTROLS
 
     lines, same, seen = [], 0, set()
@@ -155,24 +146,17 @@ def controls_table(results: list[Result]) -> tuple[str, int]:
 
 
 def coverage_table() -> str:
-    """The coverage pass per note: sentences with mathematical content, entries, sentences merged into an entry.
+    """The coverage pass per note: entries, sentences merged into an entry, and the distinct passages judged.
 
-    Rows come from the note's ``COVERAGE`` (:mod:`ropemath.claims.coverage`); a sentence judged by
-    two entries is one sentence and two rows.  *Merged* counts the rows beyond the first of each entry
-    (sentences judged by an entry that also judges another sentence).
-    """
-    from importlib import import_module
+    Every entry judges its own quote; a note module's ``MERGED`` rows add the note's other sentences with
+    mathematical content, each with the entry that judges it (a sentence judged by two entries is one sentence
+    and two rows)."""
+    from ropemath.claims import NOTE_MODULES
 
-    from ropemath.claims.ledger import NOTES
-
-    lines = ["note  sentences  entries  merged"]
-    for prefix in NOTES:
-        module = import_module(f"ropemath.claims.note{prefix}")
-        coverage = getattr(module, "COVERAGE", ())
-        ids = [entry_id for _, entry_id in coverage]
-        merged = len(ids) - len(set(ids))
-        sentences = len({sentence for sentence, _ in coverage})
-        lines.append(f"{prefix:<4}  {sentences:>9}  {len(module.ENTRIES):>7}  {merged:>6}")
+    lines = ["note  entries  merged  passages"]
+    for prefix, module in NOTE_MODULES.items():
+        passages = {e.quote for e in module.ENTRIES} | {s for s, _ in module.MERGED}  # quotes and merged sentences
+        lines.append(f"{prefix:<4}  {len(module.ENTRIES):>7}  {len(module.MERGED):>6}  {len(passages):>8}")
     return "\n".join(lines)
 
 
@@ -185,8 +169,7 @@ def add_cli_arguments(parser: argparse.ArgumentParser) -> None:
     """Arguments of ``ropemath claims``."""
     parser.add_argument("--json", action="store_true", help="print the entries as a JSON list")
     parser.add_argument(
-        "--source",
-        metavar="FILE",
+        "--source", metavar="FILE",
         help="only the entries of one note: its file name (or a path to it) or a prefix naming one note, e.g. 001",
     )
 
