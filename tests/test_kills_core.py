@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from ropemath.attention import rope_scores
-from ropemath.core import rotation_2d, survey_bounds
+from ropemath.core import relative_position_error, rotation_2d, survey_bounds
 
 
 def test_survey_bounds_refuses_positions_whose_sums_leave_exact_float64_integers():
@@ -23,3 +23,5 @@ def test_bad_input_errors_name_the_parameter_as_spelled():
         rope_scores(q, np.ones((3, 6)), np.arange(3), base=10000.0, layout="half")
     with pytest.raises((ValueError, TypeError), match=r"^a\b"):
         rotation_2d(np.array([0.0, np.nan]))
+    with pytest.raises((ValueError, TypeError), match=r"^m\b"):
+        relative_position_error(np.ones(4), np.ones(4), float("nan"), 0, 10000.0)
