@@ -51,15 +51,25 @@ conformance: $(CVENV)/.installed
 	$(CVENV)/bin/python -m pytest -q -p no:cacheprovider tests/conformance
 
 ## mutants: mutation testing of ropemath/claims, ropemath/symbolic and ropemath/core with mutmut (slow; not part of
-##          `make test`), then the kill rate per package (tools/mutation_rates.py). One package at a time:
-##          make mutants MUTANTS="ropemath.symbolic*"    (mutmut keeps results in mutants/ and reruns only what changed)
+##          `make test`), then the kill rate per package (tools/mutation_rates.py). mutmut runs niced, one child.
+##          make mutants                      every mutant not run yet (hours); results are kept in mutants/
+##          make mutants SAMPLE=40 [SEED=1]   40 random mutants per package among those not run yet
+##          make mutants MUTANTS="ropemath.symbolic*"   every matching mutant, run again
 MUTMUT_STAMP := $(VENV)/.mutmut-installed
 $(MUTMUT_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements-lock.txt mutmut==3.8.1
 	touch $@
 
+MUTMUT := nice -n 19 $(BIN)/mutmut run --max-children 1
+SEED   ?= 0
 mutants: $(MUTMUT_STAMP)
-	$(BIN)/mutmut run $(foreach m,$(MUTANTS),'$(m)')
+ifdef SAMPLE
+	@# mutmut generates all mutants (and its test map) before it filters by name: a name matching none stops it there
+	test -n "$$(find mutants -name '*.py.meta' 2>/dev/null | head -n 1)" || $(MUTMUT) generate-only >/dev/null || true
+	names=$$($(BIN)/python tools/mutation_rates.py --sample $(SAMPLE) --seed $(SEED)) && $(MUTMUT) $$names
+else
+	$(MUTMUT) $(foreach m,$(MUTANTS),'$(m)')
+endif
 	$(BIN)/python tools/mutation_rates.py mutants
 
 ## book: the README and notebooks as a static HTML book in book/_build/html, from the stored outputs
