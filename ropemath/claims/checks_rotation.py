@@ -191,10 +191,7 @@ _Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
 
 
 def relative_sign_slip(*, sign: int = 1) -> Outcome:
-    r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign).
-
-    The claim is :math:`q^\top R_{\mathrm{sign}(m-n)} k`; the true side minus it is
-    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`."""
+    r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign)."""
     if sign not in (1, -1):
         raise ValueError(f"sign must be 1 or -1 (the gap below is proved for those), got {sign!r}")
     claim = (_Q.T * rotation(sign * (m - n) * theta) * _K)[0, 0]
