@@ -122,6 +122,17 @@ def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
     return Outcome("holds" if holds else "fails", evidence, example, bool(r.correct.holds))
 
 
+def max_diff(a: np.ndarray, b: np.ndarray) -> float:
+    r"""Largest entrywise difference of two arrays.
+
+    .. math:: \max_j |a_j - b_j|
+
+    >>> max_diff(np.array([1.0, 2.0]), np.array([1.5, 2.0]))
+    0.5
+    """
+    return float(np.max(np.abs(a - b)))
+
+
 def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray, shift: float) -> float:
     r"""Largest change of ``score(positions)`` when every position moves by ``shift``, relative to its max.
 

@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, refutation_outcome, within_tol
+from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -244,11 +244,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
-        float(
-            np.max(
-                np.abs(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4) - rotation_matrix(pm, d) @ x[:d])
-            )
-        )
+        max_diff(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4), rotation_matrix(pm, d) @ x[:d])
         / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
