@@ -81,11 +81,6 @@ def R_at(position: sp.Expr) -> Rot:
     return Rot(position, (theta,))
 
 
-def _scalar(matrix: sp.MatrixBase) -> sp.Expr:
-    """The single entry of a 1×1 matrix."""
-    return matrix[0, 0]
-
-
 def score_2d_shown() -> Scalar:
     r"""Return the 2D RoPE score as notation, :math:`(R_m q)^\top (R_n k)`, with :data:`VECTORS` its definitions.
 
@@ -106,7 +101,7 @@ def score_2d() -> sp.Expr:
     >>> score_2d().subs({q0: 1, q1: 0, k0: 0, k1: 1, m: 1, n: 0, theta: sp.pi / 2})
     1
     """
-    return _scalar((rotation(m * theta) * Q).T * (rotation(n * theta) * K))
+    return ((rotation(m * theta) * Q).T * (rotation(n * theta) * K))[0, 0]
 
 
 def relative_shown(sign: int = 1) -> Scalar:
