@@ -62,8 +62,10 @@ def test_conditional_covers_its_three_verdicts():
     assert V.conditional(False, False, {}, "e").verdict == "holds"
 
 
-def test_from_refutation_fails_the_refuted_claims():
-    o = V.from_refutation("relative_sign")
+def test_refutation_outcome_fails_the_refuted_claims():
+    from ropemath.symbolic.refutations import get_refutation
+
+    o = V.refutation_outcome(get_refutation("relative_sign"))
     assert o.verdict == "fails" and o.correction_holds is True and "sympy refutation 'relative_sign'" in o.evidence
 
 
@@ -75,10 +77,8 @@ def test_shift_change_by_hand():
     assert V.shift_change(lambda p: p[:, None] - p[None, :], np.arange(3.0), 5.0) == 0.0
 
 
-def test_from_refutation_holds_when_the_refutation_does_not_refute(monkeypatch):
+def test_refutation_outcome_holds_when_the_refutation_does_not_refute():
     from types import SimpleNamespace
-
-    from ropemath.symbolic import refutations
 
     stub = SimpleNamespace(
         name="stub",
@@ -90,8 +90,7 @@ def test_from_refutation_holds_when_the_refutation_does_not_refute(monkeypatch):
         correct=SimpleNamespace(latex="x = x", holds=True),
         holds_when="always",
     )
-    monkeypatch.setattr(refutations, "get_refutation", lambda name: stub)
-    o = V.from_refutation("stub")
+    o = V.refutation_outcome(stub)
     assert o.verdict == "holds" and o.correction_holds is True
 
 

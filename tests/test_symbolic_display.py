@@ -212,7 +212,8 @@ def test_derive_plain_prints_the_generated_text(capsys, monkeypatch):
 
 
 def test_ledger_evidence_quotes_the_generated_correct_form():
-    from ropemath.claims._verdict import from_refutation
+    from ropemath.claims._verdict import refutation_outcome
+    from ropemath.symbolic.refutations import get_refutation
 
-    outcome = from_refutation("relative_sign")
+    outcome = refutation_outcome(get_refutation("relative_sign"))
     assert f"${proofs.prove_relative_position_2d().latex}$" in outcome.evidence

@@ -1,9 +1,7 @@
 r"""The claims ledger: every checkable mathematical claim of the five source notes, with a verdict.
 
-:data:`LEDGER` gathers the entries of ``note000`` ... ``note004``; :func:`run_ledger` runs their checks
-(``checks_*`` modules, negative controls in :mod:`.controls`), :func:`summary` counts verdicts; the data model
-and the rubric are in :mod:`.ledger`, the command ``ropemath claims`` in :mod:`.report`.  Each entry records the
-expected verdict *and* the check that computes it.  Importing this package imports sympy.
+:data:`LEDGER` gathers the entries of ``note000`` ... ``note004``; :func:`run_ledger` runs their checks,
+:func:`summary` counts verdicts.  Importing this package imports sympy.
 
 References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.

@@ -23,11 +23,7 @@ GAP = 1e-6  # difference above which two sides of a counterexample count as diff
 def res(x: float) -> str:
     """Render a residual stably: ``< 1e-9`` at or below 1e-9, else 2 significant digits.
 
-    This is a printing threshold, not a verdict: the verdicts compare against ``tol`` (:data:`TOL` unless
-    stated) and their evidence names that tolerance (:func:`within_tol`).
-
-    The exact digits (or decade) of a rounding-level residual depend on the CPU's SIMD and FMA code
-    paths, so they are never printed: a residual is reported only as a verdict against the tolerance.
+    A printing threshold, not a verdict: verdicts compare against ``tol`` and name it (:func:`within_tol`).
 
     >>> res(0.0), res(2.2e-16), res(3.1e-13), res(0.25)
     ('< 1e-9', '< 1e-9', '< 1e-9', '2.5e-01')
@@ -79,10 +75,6 @@ def refuted(
 ) -> Outcome:
     """Outcome of testing a stated formula on one counterexample, plus the correction's residual.
 
-    ``stated`` is the value the note's formula gives, ``actual`` the true value at ``inputs``.
-    The verdict is ``fails`` when they differ by more than :data:`GAP`, else ``holds``;
-    ``correction_holds`` is ``correction_residual <= tol``.
-
     >>> o = refuted(0.0, 0.8415, {"m": 1}, 0.0, "q^T R_{m-n} k")
     >>> o.verdict, o.counterexample["stated"], o.correction_holds
     ('fails', 0.0, True)
@@ -118,10 +110,7 @@ def not_checkable(evidence: str) -> Outcome:
 
 
 def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
-    """``fails`` iff the sympy refutation ``r`` refutes its claim; the counterexample is its exact substitution.
-
-    The correction is the refutation's proved correct form.  With ``proof``, ``holds`` also needs sympy's zero
-    test of true side minus claim (not only a failed refutation)."""
+    """``fails`` iff the sympy refutation ``r`` refutes its claim; the counterexample is its exact substitution."""
     from ropemath.symbolic.common import is_zero  # sympy: imported only when a check needs it
 
     example = {"values": r.values_text(), "true side": str(r.lhs_value), "stated formula": str(r.claim_value)}
@@ -133,19 +122,21 @@ def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
     return Outcome("holds" if holds else "fails", evidence, example, bool(r.correct.holds))
 
 
-def from_refutation(name: str) -> Outcome:
-    """:func:`refutation_outcome` of the registered refutation ``name`` (:mod:`ropemath.symbolic.refutations`)."""
-    from ropemath.symbolic import refutations
+def max_diff(a: np.ndarray, b: np.ndarray) -> float:
+    r"""Largest entrywise difference of two arrays.
 
-    return refutation_outcome(refutations.get_refutation(name))
+    .. math:: \max_j |a_j - b_j|
+
+    >>> max_diff(np.array([1.0, 2.0]), np.array([1.5, 2.0]))
+    0.5
+    """
+    return float(np.max(np.abs(a - b)))
 
 
 def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray, shift: float) -> float:
     r"""Largest change of ``score(positions)`` when every position moves by ``shift``, relative to its max.
 
     .. math:: \max|s(p) - s(p + c)| / \max|s(p)|
-
-    Zero (to rounding) for anything that depends on positions only through differences.
 
     >>> shift_change(lambda p: p[:, None] - p[None, :], np.arange(3.0), 5.0)
     0.0

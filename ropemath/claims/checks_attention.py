@@ -21,7 +21,7 @@ from ropemath.attention.linear import (
     weight_sum_deviation,
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
-from ropemath.claims._verdict import GAP, identity, not_checkable, num, res, shift_change, within_tol
+from ropemath.claims._verdict import GAP, identity, max_diff, not_checkable, num, res, shift_change, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
@@ -71,13 +71,9 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
         ]
     )
     err = max(
-        float(
-            np.max(
-                np.abs(
-                    rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
-                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
-                )
-            )
+        max_diff(
+            rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved", base=1e4),
+            rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4),
         ) for c in (False, True)
     )
     err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4) - loop))))
@@ -114,13 +110,9 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     q, k, v = np.random.default_rng(34).standard_normal((3, 32, 8))  # seed 34
     pos = np.arange(32.0) * 7 - 50
     err = max(
-        float(
-            np.max(
-                np.abs(
-                    rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, layout="interleaved", base=1e4)
-                    - rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4)
-                )
-            )
+        max_diff(
+            rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, layout="interleaved", base=1e4),
+            rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4),
         ) for c in (False, True)
     )
     return identity(
@@ -143,13 +135,9 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
         2 * apply_rope(elu_plus_one(k), pos, layout="interleaved", base=1e4),
     )
     scaled = float(np.max(np.abs((rq @ rk.T) @ v - rq @ (rk.T @ v))) / np.max(np.abs((rq @ rk.T) @ v)))
-    corr = float(
-        np.max(
-            np.abs(
-                rope_linear_attention_prefix(q, k, v, pos, layout="interleaved", base=1e4)
-                - rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4)
-            )
-        )
+    corr = max_diff(
+        rope_linear_attention_prefix(q, k, v, pos, layout="interleaved", base=1e4),
+        rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4),
     )
     _, den = rope_linear_terms(q, k, pos, layout="interleaved", base=1e4)
     example = {

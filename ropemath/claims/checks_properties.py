@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, num, within_tol
+from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num, within_tol
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
 from ropemath.claims.ledger import Alternative, Outcome
 from ropemath.core.apply import apply_rope
@@ -59,15 +59,8 @@ def invertible(*, sign: int = -1) -> Outcome:
     r""":math:`R_{-m} R_m x = x`: the rotation loses no information (undone by :math:`R_{\mathrm{sign}\,m}`)."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
     err = max(
-        float(
-            np.max(
-                np.abs(
-                    apply_rope(
-                        apply_rope(x, m, layout="interleaved", base=1e4), sign * m, layout="interleaved", base=1e4
-                    )
-                    - x
-                )
-            )
+        max_diff(
+            apply_rope(apply_rope(x, m, layout="interleaved", base=1e4), sign * m, layout="interleaved", base=1e4), x
         ) for m in POSITIONS
     )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)

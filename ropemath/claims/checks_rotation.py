@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, refutation_outcome, within_tol
+from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, within_tol
 from ropemath.claims.ledger import Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -191,10 +191,7 @@ _Q, _K = sp.ImmutableMatrix([q0, q1]), sp.ImmutableMatrix([k0, k1])
 
 
 def relative_sign_slip(*, sign: int = 1) -> Outcome:
-    r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign).
-
-    The claim is :math:`q^\top R_{\mathrm{sign}(m-n)} k`; the true side minus it is
-    :math:`(1 + \mathrm{sign})(q_0 k_1 - q_1 k_0)\sin((m-n)\theta)`."""
+    r"""Refutes :math:`(R_m q)^\top (R_n k) = q^\top R_{m-n} k` (wrong sign)."""
     if sign not in (1, -1):
         raise ValueError(f"sign must be 1 or -1 (the gap below is proved for those), got {sign!r}")
     claim = (_Q.T * rotation(sign * (m - n) * theta) * _K)[0, 0]
@@ -247,11 +244,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
-        float(
-            np.max(
-                np.abs(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4) - rotation_matrix(pm, d) @ x[:d])
-            )
-        )
+        max_diff(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4), rotation_matrix(pm, d) @ x[:d])
         / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}

@@ -2,9 +2,7 @@ r"""Negative controls: every check of the ledger can say no.
 
 Scope: :data:`CONTROLS` maps each check function to its :class:`Control` — the *same* function called
 with keyword arguments that flip a sign, shift an index, drop a factor or put a case outside the claim's
-condition.  ``tests/test_claims_rubric.py`` runs the control of every entry's check: a check whose
-verdict is ``holds`` or ``holds-if`` must get ``fails`` from its control, any other check a different
-verdict (a check whose wrong variant gets the same verdict cannot tell the claim from its negation).
+condition; a ``holds``/``holds-if`` check must get ``fails`` from its control, any other a different verdict.
 
 >>> from ropemath.claims import checks_rotation as R
 >>> CONTROLS[R.transpose_rule].call, CONTROLS[R.transpose_rule].run().verdict

@@ -1,11 +1,8 @@
 r"""The ``ropemath claims`` command: print the claims ledger as a table or as JSON.
 
-Scope: :func:`table` (one line per entry, then verdict counts per note), :func:`as_json`,
-:func:`explain` (one entry as Markdown: the note's words, the reading, the verdict and what the check
-computed), :func:`controls_table` (every check against its negative control), :func:`coverage_table`
-(the coverage pass, note by note), and the CLI hooks ``add_cli_arguments`` / ``run_cli`` named in
-``ropemath.cli.dispatch.COMMANDS``.  Exit codes: 0 every check agrees with its recorded verdict, 1 some
-check disagrees, 2 bad usage.
+Scope: :func:`table`, :func:`as_json`, :func:`explain`, :func:`controls_table`, :func:`coverage_table` and
+the CLI hooks ``add_cli_arguments`` / ``run_cli``.  Exit codes: 0 every check agrees with its recorded verdict,
+1 some check disagrees, 2 bad usage.
 
 References: none (project convention).
 """
@@ -78,8 +75,6 @@ def table(results: list[Result]) -> str:
 def note_words(entry: Entry) -> str:
     """The note's exact words as a Markdown code span (verbatim: scraped LaTeX is shown, not typeset).
 
-    Whitespace runs become one space; the fence is one backtick longer than any run inside.
-
     >>> from ropemath.claims.ledger import Outcome, note_source
     >>> e = Entry("n003-x", note_source("003", "2D case"), "c", "holds", lambda: Outcome("holds", "-"),
     ...           quote="R_m   uses `b`  and  c")
@@ -95,8 +90,6 @@ def note_words(entry: Entry) -> str:
 
 def explain(result: Result) -> str:
     """One entry as Markdown: where, the note's exact words, the reading checked, the verdicts, the evidence.
-
-    Alternative readings are run through their own checks here, so what is shown is computed.
 
     >>> from ropemath.claims.ledger import Entry, Outcome, note_source, run
     >>> e = Entry("n003-demo", note_source("003", "2D case"), "$1 + 1 = 2$", "holds",
@@ -146,11 +139,7 @@ def controls_table(results: list[Result]) -> tuple[str, int]:
 
 
 def coverage_table() -> str:
-    """The coverage pass per note: entries, sentences merged into an entry, and the distinct passages judged.
-
-    Every entry judges its own quote; a note module's ``MERGED`` rows add the note's other sentences with
-    mathematical content, each with the entry that judges it (a sentence judged by two entries is one sentence
-    and two rows)."""
+    """The coverage pass per note: entries, sentences merged into an entry, and the distinct passages judged."""
     from ropemath.claims import NOTE_MODULES
 
     lines = ["note  entries  merged  passages"]

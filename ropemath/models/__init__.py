@@ -2,9 +2,6 @@
 partial rotary, the W_q/W_k permutation, and context extension (PI, NTK, dynamic NTK, YaRN, Llama 3.1).
 
 Layer 4: may import: ``ropemath.core``, ``ropemath.theory``, ``ropemath.attention``.
-Modules: ``implementations``, ``yarn``, ``scaling``, ``config`` (a Hugging Face config to θ_i),
-``agreement`` (which pairing each implementation uses, offline and against the real packages),
-``llama`` (a Llama model's forward pass in numpy) and ``gguf_file`` (loading SmolLM2-135M from its GGUF file).
 
 References: Su et al., *RoFormer: Enhanced Transformer with Rotary Position Embedding*,
 arXiv:2104.09864 v5 (2023); the modules' own docstrings give the rest.

@@ -115,8 +115,6 @@ def dynamic_ntk_frequencies(d: int, base: float = 10000.0, *, length: int, origi
 
     .. math:: \theta'_i(\ell) = \theta_i\, s(\ell)^{-2i/(d-2)}
 
-    Below the training length nothing changes.
-
     >>> bool(np.array_equal(dynamic_ntk_frequencies(8, length=10, original_length=16), frequencies(8)))
     True
     """
@@ -164,8 +162,6 @@ def never_full_turn(theta: npt.ArrayLike, length: int) -> np.ndarray:
     r"""Boolean mask of the pairs that never complete a full turn within ``length`` positions.
 
     .. math:: L\,\theta_i < 2\pi \iff \lambda_i > L
-
-    Over :math:`m \in [0, L)` such a pair only ever sees the angles :math:`[0, L\theta_i)`.
 
     >>> int(never_full_turn(frequencies(128), 4096).sum())
     18

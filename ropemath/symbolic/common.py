@@ -96,9 +96,6 @@ def is_zero(expr: sp.Basic | sp.MatrixBase) -> bool:
 
     .. math:: \mathrm{holds}(L = R) \iff \operatorname{simplify}(L - R) = 0
 
-    Tries ``expand``, then ``expand_trig``, ``expand_complex`` and finally ``simplify``
-    (unevaluated ``re``/``Abs`` are evaluated with ``doit`` first).
-
     >>> is_zero(sp.cos(a + b) - (sp.cos(a) * sp.cos(b) - sp.sin(a) * sp.sin(b)))
     True
     >>> is_zero(sp.cos(a + b) - (sp.cos(a) * sp.cos(b) + sp.sin(a) * sp.sin(b)))

@@ -1,9 +1,8 @@
 r"""RoPE's two-dimensional solution, derived by sympy one step at a time (RoFormer §3.2.1; kexue.fm/archives/8265).
 
 We ask :math:`f(q, m)\,\overline{f(k, n)} = g(q, k, m - n)`, :math:`f(x, 0) = x`, one f, :math:`q, k \neq 0`.
-Each :class:`Step` is produced by sympy (``Abs``, ``log``, ``solve``, ``rsolve``) and checked by a second
-route; its ``method`` says what the check establishes (for a form it introduces: that the form *satisfies*
-the equation; necessity is the argument in the text).  :func:`verify_step` re-runs a check.
+Each :class:`Step` is produced by sympy and checked by a second route; its ``method`` says what the check
+establishes (for a form it introduces: that the form *satisfies* the equation; necessity is the text's argument).
 
 Unknown functions, shown as :math:`\rho_f, \psi_f, \rho_g, \psi_g, \psi` (RoFormer's :math:`R_f, \Theta_f`;
 here R is a rotation and :math:`\Theta` the set of frequencies): ``R_f`` (modulus of f), ``Theta_f``

@@ -117,8 +117,6 @@ def render(expr: sp.Basic) -> str:
 
     .. math:: \mathrm{render}(e) = \texttt{sympy.latex}(e, \mathrm{order} = \text{"none"})
 
-    Column vectors print on one line as :math:`(x_0, x_1)^T`; terms keep the order they were built in.
-
     >>> a, b = sp.symbols("a b")
     >>> render(sp.sin(-a)), render(sp.ImmutableMatrix([a, b]))
     ('- \\sin{\\left(a \\right)}', '\\left(a, b\\right)^{T}')

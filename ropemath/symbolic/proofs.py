@@ -81,11 +81,6 @@ def R_at(position: sp.Expr) -> Rot:
     return Rot(position, (theta,))
 
 
-def _scalar(matrix: sp.MatrixBase) -> sp.Expr:
-    """The single entry of a 1×1 matrix."""
-    return matrix[0, 0]
-
-
 def score_2d_shown() -> Scalar:
     r"""Return the 2D RoPE score as notation, :math:`(R_m q)^\top (R_n k)`, with :data:`VECTORS` its definitions.
 
@@ -106,7 +101,7 @@ def score_2d() -> sp.Expr:
     >>> score_2d().subs({q0: 1, q1: 0, k0: 0, k1: 1, m: 1, n: 0, theta: sp.pi / 2})
     1
     """
-    return _scalar((rotation(m * theta) * Q).T * (rotation(n * theta) * K))
+    return ((rotation(m * theta) * Q).T * (rotation(n * theta) * K))[0, 0]
 
 
 def relative_shown(sign: int = 1) -> Scalar:
@@ -292,9 +287,6 @@ def prove_weights_transpose_2d() -> Proof:
 def prove_block_diagonal(d: int) -> Proof:
     r"""Check the block-diagonal relative-position identity at one size d, with distinct symbolic frequencies.
 
-    The record's ``scope`` is ``"checked at d = ..."``: every d follows block by block from the proved
-    2D identity :math:`R(a)^\top R(b) = R(b - a)` (notebook 03).
-
     .. math:: (R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m},
               \quad \theta_0, \dots, \theta_{d/2-1} \text{ independent symbols}
 
@@ -322,8 +314,6 @@ def _rotate_pairs(x: list[sp.Expr], layout: str) -> list[sp.Expr]:
 @functools.cache
 def prove_elementwise(d: int, layout: str = "interleaved") -> Proof:
     r"""Check at one size d that the elementwise form equals the matrix product, in either pair layout.
-
-    Every d follows pair by pair (the 2D rotation written out); ``scope`` says ``"checked at d = ..."``.
 
     .. math:: R^d_{\Theta,m} x = x \circ c_m + \mathrm{rot}(x) \circ s_m
 
