@@ -196,7 +196,9 @@ def frequencies_from_config(
     ``config``: a dict with HF's keys, flat or with a nested ``rope_parameters`` / ``rope_scaling``
     (``rope_type`` or legacy ``type``; missing means ``default``), or a ``text_config``.  ``layer_type``
     (``"full_attention"`` or ``"sliding_attention"``) is required exactly when the config's layers use
-    different RoPE; ``qk_rope_head_dim`` (DeepSeek's MLA) stands for ``head_dim``.  Other keys are ignored.
+    different RoPE; ``qk_rope_head_dim`` (DeepSeek's MLA) stands for ``head_dim``; GPT-NeoX's and GPT-J's older
+    names (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``, ``rotary_dim``) are read as their config
+    classes read them.  Other keys are ignored.
 
     >>> r = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8})
     >>> r.theta.tolist(), r.attention_factor, r.filled
