@@ -156,8 +156,9 @@ def test_copies_are_unedited_and_derived_files_say_what_they_change():
         source = config.get("_source", "")
         assert source == "" or re.match(r"(DERIVED from \w+\.(json|yml)|EXCERPT, typed)", source), name
     copies = {n for n, c in CONFIGS.items() if "_source" not in c}
-    assert copies == {"deepseek_v3", "gemma2_9b_it", "gemma3_27b_it", "gemma3_4b_it", "gptj_6b_mesh_transformer_jax",
-                      "llama2_7b_chat_hf", "llama3_1_8b_instruct", "qwen2_5_7b_instruct", "qwen3_8b"}
+    assert copies == {"deepseek_v3", "gemma2_9b_it", "gemma3_27b_it", "gemma3_4b_it", "gpt_neox_20b_hf", "gptj_6b_hf",
+                      "gptj_6b_mesh_transformer_jax", "llama2_7b_chat_hf", "llama3_1_8b_instruct", "llama3_8b",
+                      "qwen2_5_7b_instruct", "qwen3_8b"}
     readme = (PUBLISHED / "README.md").read_text(encoding="utf-8")
     assert all(f"`{p.name}`" in readme for p in PUBLISHED.iterdir() if p.suffix in (".json", ".yml"))
 
@@ -166,6 +167,15 @@ def test_derived_files_equal_their_source_plus_the_stated_change():
     for derived, source in (("llama2_7b_dynamic", "llama2_7b_chat_hf"), ("qwen2_5_7b_yarn", "qwen2_5_7b_instruct")):
         rest = {k: v for k, v in CONFIGS[derived].items() if k not in ("_source", "rope_scaling")}
         assert rest == {k: v for k, v in CONFIGS[source].items() if k != "rope_scaling"}
+    neox_hub, gptj_hub = CONFIGS["gpt_neox_20b_hf"], CONFIGS["gptj_6b_hf"]
+    renamed = {"partial_rotary_factor": neox_hub["rotary_pct"], "rope_theta": neox_hub["rotary_emb_base"]}
+    assert {k: v for k, v in CONFIGS["gpt_neox_20b"].items() if k != "_source"} == dict(
+        {k: neox_hub[k] for k in ("model_type", "hidden_size", "num_attention_heads", "max_position_embeddings")},
+        **renamed)
+    assert {k: v for k, v in CONFIGS["gptj_6b"].items() if k != "_source"} == {
+        "model_type": gptj_hub["model_type"], "hidden_size": gptj_hub["n_embd"], "num_attention_heads":
+        gptj_hub["n_head"], "max_position_embeddings": gptj_hub["n_positions"], "rope_theta": 10000.0,
+        "partial_rotary_factor": gptj_hub["rotary_dim"] / (gptj_hub["n_embd"] // gptj_hub["n_head"])}
     mesh = CONFIGS["gptj_6b_mesh_transformer_jax"]
     gptj = frequencies_from_config(CONFIGS["gptj_6b"]).theta
     assert 2 * gptj.size == mesh["pe_rotary_dims"] and CONFIGS["gptj_6b"]["hidden_size"] == mesh["d_model"]
@@ -174,6 +184,17 @@ def test_derived_files_equal_their_source_plus_the_stated_change():
     for key, value in (("hidden-size", neox["hidden_size"]), ("num-attention-heads", neox["num_attention_heads"]),
                        ("rotary_pct", neox["partial_rotary_factor"])):
         assert re.search(rf'"{key}": {value},', yml), key
+
+
+def test_hub_gpt_neox_and_gptj_keys_are_read_as_transformers_reads_them():
+    """GPT-NeoX's rotary_pct / rotary_emb_base and GPT-J's n_embd / n_head / rotary_dim (their Hub configs)."""
+    for hub, derived, pairs in (("gpt_neox_20b_hf", "gpt_neox_20b", 12), ("gptj_6b_hf", "gptj_6b", 32)):
+        theta = frequencies_from_config(CONFIGS[hub]).theta
+        assert theta.shape == (pairs,) and np.array_equal(theta, frequencies_from_config(CONFIGS[derived]).theta)
+    unread = {k: v for k, v in CONFIGS["gpt_neox_20b_hf"].items() if k != "rotary_pct"}
+    assert frequencies_from_config(unread).theta.shape == (48,)  # negative control: without rotary_pct, all 96 dims
+    no_rotary_dim = {k: v for k, v in CONFIGS["gptj_6b_hf"].items() if k != "rotary_dim"}
+    assert frequencies_from_config(no_rotary_dim).theta.shape == (128,)  # GPT-J without rotary_dim: the whole head
 
 
 def test_published_config_names_the_choices():

@@ -36,6 +36,9 @@ PHI3_TYPES = ("phi3", "phi4_multimodal")  # their config classes also read an ol
 DEFAULT_THETA = {"llama4": 500000.0, "llama4_text": 500000.0, "cohere": 500000.0}
 GEMMA3_TYPES = ("gemma3", "gemma3_text")
 LAYER_TYPES = ("full_attention", "sliding_attention")
+# the older names in GPT-NeoX's and GPT-J's Hub configs, read as GPTNeoXConfig / GPTJConfig (attribute_map) read them
+LEGACY_KEYS = {"rotary_pct": "partial_rotary_factor", "rotary_emb_base": "rope_theta", "n_embd": "hidden_size",
+               "n_head": "num_attention_heads", "n_positions": "max_position_embeddings"}
 
 
 class RopeFrequencies(NamedTuple):
@@ -68,6 +71,10 @@ def _flatten(config: object, layer_type: object) -> dict:
     if isinstance(text, Mapping) and "rope_theta" not in config and "rope_parameters" not in config:
         config = text
     flat = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_parameters")}
+    flat.update({new: flat[old] for old, new in LEGACY_KEYS.items() if old in flat and new not in flat})
+    if flat.get("model_type") == "gptj" and flat.get("rotary_dim") and "partial_rotary_factor" not in flat:
+        head_dim = int(_number(flat, "hidden_size")) // int(_number(flat, "num_attention_heads"))
+        flat["partial_rotary_factor"] = _number(flat, "rotary_dim") / head_dim
     per_layer = _per_layer(config)
     if per_layer is not None:
         if layer_type not in per_layer:
@@ -188,7 +195,9 @@ def frequencies_from_config(
     ``config``: a dict with HF's keys, flat or with a nested ``rope_parameters`` / ``rope_scaling``
     (``rope_type`` or legacy ``type``; missing means ``default``), or a ``text_config``.  ``layer_type``
     (``"full_attention"`` or ``"sliding_attention"``) is required exactly when the config's layers use
-    different RoPE; ``qk_rope_head_dim`` (DeepSeek's MLA) stands for ``head_dim``.  Other keys are ignored.
+    different RoPE; ``qk_rope_head_dim`` (DeepSeek's MLA) stands for ``head_dim``; GPT-NeoX's and GPT-J's older
+    names (``rotary_pct``, ``rotary_emb_base``, ``n_embd``, ``n_head``, ``rotary_dim``) are read as their config
+    classes read them.  Other keys are ignored.
 
     >>> r = frequencies_from_config({"rope_theta": 10000.0, "head_dim": 8})
     >>> r.theta.tolist(), r.attention_factor, r.filled

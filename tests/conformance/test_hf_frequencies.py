@@ -71,9 +71,10 @@ def rope_type_of(flat: dict) -> str:
 
 
 # configs whose layers use different RoPE (Gemma 3) are compared per layer type in test_model_classes.py; GPT-J's
-# training config (not a transformers config) through its derived gptj_6b
-UNIFORM = {name: flat for name, flat in CONFIGS.items()
-           if "text_config" not in flat and "rope_local_base_freq" not in flat and "hidden_size" in flat}
+# training config (not a transformers config) through its derived gptj_6b; the GPT-NeoX and GPT-J Hub copies (their
+# older key names are not LlamaConfig's) through their own config classes in test_legacy_hub_keys_*
+UNIFORM = {name: flat for name, flat in CONFIGS.items() if "text_config" not in flat
+           and "rope_local_base_freq" not in flat and "hidden_size" in flat and "rotary_pct" not in flat}
 
 
 def cases():
@@ -147,3 +148,22 @@ def test_float32_difference_is_bounded_and_not_zero():
     gap = np.abs(theta / hf_theta - 1)
     assert gap.max() <= RTOL and gap.max() > 0
     assert torch.get_default_dtype() == torch.float32
+
+
+def test_legacy_hub_keys_as_transformers_reads_them():
+    """GPT-NeoX's rotary_pct / rotary_emb_base and GPT-J's n_embd / n_head / rotary_dim, read by their own classes."""
+    from transformers import GPTJConfig, GPTNeoXConfig
+    from transformers.models.gptj.modeling_gptj import create_sinusoidal_positions
+
+    hub = CONFIGS["gpt_neox_20b_hf"]
+    inv_freq, _ = GPTNeoXRotaryEmbedding.compute_default_rope_parameters(GPTNeoXConfig.from_dict(hub))
+    hf_theta = inv_freq.double().numpy()
+    assert agrees(frequencies_from_config(hub).theta, 1.0, hf_theta, 1.0)
+    assert not agrees(ropemath.frequencies(96, 1e4), 1.0, hf_theta, 1.0)  # negative control: rotary_pct ignored
+    gptj = CONFIGS["gptj_6b_hf"]
+    config = GPTJConfig.from_dict(gptj)
+    table = create_sinusoidal_positions(2, config.rotary_dim)  # row m: sin(m θ), cos(m θ) for the rotary_dim slice
+    sin_1 = table[1, : config.rotary_dim // 2].double().numpy()
+    theta = frequencies_from_config(gptj).theta
+    assert np.allclose(np.sin(theta), sin_1, rtol=RTOL, atol=0)
+    assert not np.allclose(np.sin(ropemath.frequencies(256, 1e4)[:32]), sin_1, rtol=RTOL, atol=0)  # whole-head θ
