@@ -175,13 +175,20 @@ def tupe_position_term(
     s00, s11 = float(p[0] @ M @ p[0]), float(p[1] @ M @ p[1])
     fixed = sp.simplify(parts["absolute"].subs({e: a, c: -b}))
     shown = f"diag({M[0, 0]:g}, {M[1, 1]:g})" if M[0, 1] == M[1, 0] == 0 else f"{num(M)}"
-    example = {"d": 2, "U_q^T U_k": num(M), "score(0, 0)": num(s00), "score(1, 1)": num(s11)}
+    # d = 4: an off-diagonal block couples two frequencies, cos(m w_0 - n w_1), never a function of m - n alone
+    M4 = np.zeros((4, 4))
+    M4[0:2, 2:4] = np.eye(2)
+    p4 = sinusoidal_encoding(np.array([0.0, 1.0, 5.0]), 4)
+    cross = [float(v @ M4 @ v) for v in p4]
+    example = {"d": 2, "U_q^T U_k": num(M), "score(0, 0)": num(s00), "score(1, 1)": num(s11),
+               "d = 4, identity block at (0, 1): score(m, m), m = 0, 1, 5": num(cross)}
     return Outcome(
         "fails" if abs(s00 - s11) > GAP and absolute != 0 else "holds",
         f"Sinusoidal p (d = 2) and U_q^T U_k = {shown}: i - j = 0 in both, yet p_0^T M p_0 = {num(s00)} and "
         f"p_1^T M p_1 = {num(s11)}; sympy's split leaves the absolute part {absolute}. Correction: it is "
-        f"relative iff every 2x2 block is a I + b J (absolute part then {fixed}; split residual "
-        f"{parts['residual']}).",
+        f"relative iff every diagonal 2x2 block is a I + b J (absolute part then {fixed}; split residual "
+        f"{parts['residual']}) and, for d > 2 with distinct frequencies, every off-diagonal block is 0: at d = 4 an "
+        f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.",
         example,
         bool(fixed == 0 and parts["residual"] == 0),
     )

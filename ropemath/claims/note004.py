@@ -100,8 +100,9 @@ ENTRIES: tuple[Entry, ...] = (
     entry("n004-tupe", "Relative Position Embedding", "fails", E.tupe_position_term,
         r"Adding $p_m^\top U_q^\top U_k p_n$ (two projections of $p_m, p_n$) encodes the relative position.",
         quote="用两个Projection进一步分别编码pm,pn, 即相对位置, 似乎是更合理的: qmkn=xmWqWkxn+pmUqUkpn+bi,j",
-        correction=r"$p_m^\top M p_n$ with sinusoidal $p$ depends on $m - n$ only if every 2x2 block of $M = U_q^\top "
-        r"U_k$ is $aI + bJ$; in general it carries absolute position (the relative part is $b_{i,j}$).",
+        correction=r"$p_m^\top M p_n$ with sinusoidal $p$ (distinct frequencies) depends on $m - n$ only if every "
+        r"diagonal 2x2 block of $M = U_q^\top U_k$ is $aI + bJ$ and every off-diagonal block is 0; in general it "
+        r"carries absolute position (the relative part is $b_{i,j}$).",
         reading="The hedge '似乎' qualifies 'more reasonable'; '即相对位置' (i.e. relative position) is asserted."),
     entry("n004-deberta", "Relative Position Embedding", "holds", E.relative_schemes,
         r"DeBERTa: $q_m^\top k_n = x_m^\top W_q^\top W_k x_n + x_m^\top W_q^\top W_k \tilde p_{m-n} + \tilde "
