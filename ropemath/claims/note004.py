@@ -287,6 +287,8 @@ ENTRIES: tuple[Entry, ...] = (
         quote="由于RΘ,md 是一个稀疏矩阵, 所以它的计算效率很低.",
         correction=r"Sparsity is what makes $R^d_{\Theta,m} x$ cheap ($2d$ products, eq. 34); what is inefficient is "
         r"multiplying by it as a dense matrix ($d^2$ products).",
+        reading="RoFormer §3.4.2 says this right: because R is sparse, multiplying by it as a dense matrix (eq. 16) is "
+        "not efficient, hence eq. 34. The note drops 'as a dense matrix', so the slip is the note's.",
         alternatives=(
             Alternative(
                 "multiplying by R as a dense matrix is inefficient", "holds",
