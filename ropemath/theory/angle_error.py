@@ -23,12 +23,6 @@ __all__ = ["exact_angle_error", "two_step_angle_bound"]
 _PREC = 160  # bits: far beyond float64's 53, so the reference values are exact for our purpose
 
 
-def _exact_theta(d: int, base: float) -> list[mpmath.mpf]:
-    with mpmath.workprec(_PREC):
-        b = mpmath.mpf(base)
-        return [mpmath.power(b, -mpmath.mpf(2 * i) / d) for i in range(d // 2)]
-
-
 def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
     r"""Return :math:`|\mathrm{fl}(m\hat\theta_i) - m\theta_i|` against the *exact* angle, shape ``m.shape + (d//2,)``.
 
@@ -45,9 +39,9 @@ def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
     m = check_real_array(m, "m")
     d, base = check_d(d), check_base(base)
     phi = angles(m, d, base)
-    exact = _exact_theta(d, base)
     out = np.empty(phi.shape, dtype=np.float64)
     with mpmath.workprec(_PREC):
+        exact = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d) for i in range(d // 2)]  # theta_i, exact
         for idx in np.ndindex(*m.shape):
             mm = mpmath.mpf(float(m[idx]))
             for i, t in enumerate(exact):
@@ -61,8 +55,8 @@ def two_step_angle_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     .. math:: B_i(m) = |m|\,\hat\theta_i\,u\,\big(3 + \tfrac{2i}{d}\ln\mathrm{base}\big)\,(1 + 2^{-40}),
         \qquad u = 2^{-53}
 
-    Assumes ``pow`` is accurate to one ulp (glibc's documented bound) and no underflow.
-    Source: Higham (2002) §2.2 applied to the two roundings (see the module docstring).
+    Assumes ``pow`` is accurate to one ulp (glibc's documented bound) and no underflow; derived in notebook 11
+    §1b.  Source: Higham (2002) §2.2 applied to the two roundings.
 
     >>> float(two_step_angle_bound(1, 2)[0]) == 3 * 2.0**-53 * (1 + 2.0**-40)
     True
