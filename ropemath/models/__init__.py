@@ -42,17 +42,18 @@ __all__ = [
 ]
 
 # A trained model read in numpy (SmolLM2-135M, notebook 12): available as ``ropemath.models.<name>``, kept out of
-# ``__all__`` and so out of the top-level ``ropemath`` namespace.
-from ropemath.models.gguf_file import MODEL_FETCH_COMMAND, load_llama, model_path, reading_text  # noqa: E402, F401
-from ropemath.models.llama import (  # noqa: E402, F401
-    LlamaConfig,
-    LlamaLayer,
-    LlamaModel,
-    attention_entropy,
-    llama_forward,
-    low_precision_rope,
-    mean_by_distance,
-    pair_norms,
-    pairs_removed_rope,
-    perplexity,
-)
+# ``__all__`` and so out of the top-level ``ropemath`` namespace (the redundant aliases mark the re-exports).
+from ropemath.models.gguf_file import MODEL_FETCH_COMMAND as MODEL_FETCH_COMMAND  # noqa: E402
+from ropemath.models.gguf_file import load_llama as load_llama  # noqa: E402
+from ropemath.models.gguf_file import model_path as model_path  # noqa: E402
+from ropemath.models.gguf_file import reading_text as reading_text  # noqa: E402
+from ropemath.models.llama import LlamaConfig as LlamaConfig  # noqa: E402
+from ropemath.models.llama import LlamaLayer as LlamaLayer  # noqa: E402
+from ropemath.models.llama import LlamaModel as LlamaModel  # noqa: E402
+from ropemath.models.llama import attention_entropy as attention_entropy  # noqa: E402
+from ropemath.models.llama import llama_forward as llama_forward  # noqa: E402
+from ropemath.models.llama import low_precision_rope as low_precision_rope  # noqa: E402
+from ropemath.models.llama import mean_by_distance as mean_by_distance  # noqa: E402
+from ropemath.models.llama import pair_norms as pair_norms  # noqa: E402
+from ropemath.models.llama import pairs_removed_rope as pairs_removed_rope  # noqa: E402
+from ropemath.models.llama import perplexity as perplexity  # noqa: E402
