@@ -115,7 +115,8 @@ def elementwise_error_bound(*, trig_ulps: float = 4.0) -> float:
 
     .. math:: \frac{|\hat y_j - (\hat R x)_j|}{\|x\|} \le \big(2\sqrt2\,t + 2\gamma_2(1 + \sqrt2\,t)\big)(1+u)
 
-    About :math:`15.3u`; derived in notebook 11 §2.  Source: Higham (2002) §2.2; RoFormer eq. (34).
+    Each coordinate is two products and a sum on each route (:math:`\gamma_2` each); cos/sin evaluated
+    separately differ by :math:`\le 2t`.  About :math:`15.3u`.  Source: Higham (2002) §2.2; RoFormer eq. (34).
 
     >>> round(elementwise_error_bound() / 2.0**-53, 1)
     15.3
