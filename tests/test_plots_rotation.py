@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
+from test_relative_examples import same_token_score_maps, toeplitz_deviation  # noqa: E402
 
 from ropemath import angles, frequencies, rotation_2d, rotation_matrix  # noqa: E402
 from ropemath.plots import (  # noqa: E402
@@ -17,7 +18,6 @@ from ropemath.plots import (  # noqa: E402
     score_map_figure,
     sparsity_figure,
 )
-from ropemath.theory.relative_position import same_token_score_maps, toeplitz_deviation  # noqa: E402
 
 
 def test_clock_hands_point_at_m_theta():

@@ -13,7 +13,6 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from ropemath import apply_rope, frequencies, wavelengths  # noqa: E402
-from ropemath.attention.linear import linear_attention_cost  # noqa: E402
 from ropemath.attention.softmax import rope_attention_weights, rope_scores  # noqa: E402
 from ropemath.plots import (  # noqa: E402
     FIGURES,
@@ -184,31 +183,3 @@ def test_bound_vs_scores_left_panel_shows_every_curve():
     # says no: on the old linear axis (±34) the random curve's median spans under 0.2 % of the height
     random_curve = [ln for ln in left.get_lines() if ln.get_label() == "random q, k"][0]
     assert np.median(random_curve.get_ydata()) / 68.0 < 0.002
-
-
-# --- operation counts of linear attention ---------------------------------------------------------------------
-
-
-def _count_by_loops(n_tok, dim, dv):
-    quad = prefix = 0
-    for _m in range(n_tok):
-        for _n in range(n_tok):
-            quad += 2 * dim + dv  # numerator and denominator dot products, then one row of V
-    for _m in range(n_tok):
-        prefix += dim * dv + dim  # update U_m and z_m
-        prefix += dim * dv + dim  # read them with the rotated phi(q_m)
-    return quad, prefix
-
-
-@pytest.mark.parametrize("shape", [(1, 1, 1), (3, 2, 5), (7, 4, 3)])
-def test_linear_attention_cost_counts_the_loops(shape):
-    assert linear_attention_cost(*shape) == _count_by_loops(*shape)
-
-
-def test_linear_attention_cost_ratio_doubles_with_n():
-    q1, p1 = linear_attention_cost(1024, 32, 16)
-    q2, p2 = linear_attention_cost(2048, 32, 16)
-    assert (q2 / p2) / (q1 / p1) == pytest.approx(2.0)
-    assert (q2 / q1) == pytest.approx(4.0) and (p2 / p1) == pytest.approx(2.0)
-    with pytest.raises(ValueError):
-        linear_attention_cost(0, 32, 16)

@@ -93,8 +93,15 @@ def test_full_turn_count_numbers_stated_in_notebook_03():
     # base 500000: 64 * ln(651.74) / ln(500000) = 64 * 6.47967 / 13.12236 = 31.60 -> 32 pairs.
     assert full_turn_count(4096, 128) == 46
     assert full_turn_count(4096, 128, 500000.0) == 32
+    assert full_turn_count(2048, 128) == 41  # exercise 1 of notebook 03
     # every pair turns once the context exceeds the slowest wavelength (54410.14 positions)
     assert full_turn_count(54411, 128) == 63 and full_turn_count(54412, 128) == 64
+
+
+def test_wrong_closed_form_is_caught():
+    """Negative control: the floor without + 1 (pair 0 forgotten) disagrees with the brute-force count."""
+    wrong = math.floor(64 * math.log(4095 / (2 * math.pi)) / math.log(10000.0))
+    assert wrong != turn_count_brute_force(4096, 128, 10000.0)
 
 
 def test_full_turn_count_bad_input():

@@ -1,8 +1,8 @@
-r"""Linear attention with RoPE in the numerator only (RoFormer eq. 19), what it gives up, and what it costs.
+r"""Linear attention with RoPE in the numerator only (RoFormer eq. 19), and what it gives up.
 
 Scope: the elu+1 feature map; RoPE linear attention in its quadratic O(N²) form and its O(N) prefix-sum form;
-the price of the unrotated denominator (:func:`weight_sum_deviation`, :func:`smallest_numerator`); operation
-counts of both forms (:func:`linear_attention_cost`).  Shapes as in :mod:`ropemath.attention.softmax`
+the price of the unrotated denominator (:func:`weight_sum_deviation`, :func:`smallest_numerator`).
+Shapes as in :mod:`ropemath.attention.softmax`
 (``q``, ``k``: (N, d); ``v``: (N, d_v); ``positions``: (N,); causal mask by row order).  The feature map
 must return an (N, D) array with D even, and every denominator :math:`D_m = \sum_n \phi(q_m)^\top\phi(k_n)`
 must be positive (as it is for a positive map).
@@ -18,11 +18,11 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import MAX_D, _describe, as_array, check_finite, check_int, check_real_array, check_x
+from ropemath.core._validate import _describe, as_array, check_finite, check_real_array, check_x
 from ropemath.core.apply import apply_rope
 
 __all__ = ["elu_plus_one", "rope_linear_terms", "rope_linear_attention", "rope_linear_attention_prefix",
-           "weight_sum_deviation", "smallest_numerator", "linear_attention_cost"]
+           "weight_sum_deviation", "smallest_numerator"]
 
 FeatureMap = Callable[[np.ndarray], np.ndarray]
 
@@ -236,23 +236,3 @@ def smallest_numerator(
     return float(np.min(A[np.tril(np.ones(A.shape, dtype=bool))] if causal else A))
 
 
-def linear_attention_cost(n_tokens: int, d_feat: int, d_v: int) -> tuple[int, int]:
-    r"""Return the multiply-adds ``(quadratic, prefix)`` of RoPE linear attention for ``n_tokens`` tokens.
-
-    .. math:: C_{\text{quad}} = 2N^2D + N^2 d_v, \qquad C_{\text{prefix}} = 2\,(N D d_v + N D)
-
-    The quadratic form builds the numerator and the denominator matrices (:math:`N\times N`, each entry a
-    dot product of length :math:`D`) and multiplies the numerator by :math:`V` (:math:`N\times d_v`); the
-    prefix-sum form updates the state :math:`U_m` (:math:`D\times d_v`) and :math:`z_m` (:math:`D`) once
-    per token and reads both once per query.  Counts, not timings: the same on every machine.
-    Source: RoFormer eq. (19); Katharopoulos et al. (2020) §3.2–3.3.
-
-    >>> linear_attention_cost(256, 32, 16)
-    (5242880, 278528)
-    >>> linear_attention_cost(1, 1, 1)
-    (3, 4)
-    """
-    n = check_int(n_tokens, "n_tokens", minimum=1, maximum=2**24)
-    dim = check_int(d_feat, "d_feat", minimum=1, maximum=MAX_D)
-    dv = check_int(d_v, "d_v", minimum=1, maximum=MAX_D)
-    return 2 * n * n * dim + n * n * dv, 2 * (n * dim * dv + n * dim)

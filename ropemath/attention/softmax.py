@@ -1,11 +1,9 @@
-r"""Softmax attention with RoPE, and the measurement of its shift invariance.
+r"""Softmax attention with RoPE.
 
 Scope: RoPE scores :math:`(R_m q_m)^\top (R_n k_n)`; softmax attention built on them (numerically stable,
-optional causal mask); :func:`shift_invariance_error`, how much an attention output (softmax, or the linear
-attention of :mod:`ropemath.attention.linear`) moves when every position is shifted.  Shapes: ``q``, ``k``
-(N, d) with N >= 1 and d even, ``v`` (N, d_v), ``positions`` (N,); row ``m`` of ``q`` sits at position
-``positions[m]``.  The causal mask follows the row order (key ``n`` is visible to query ``m`` iff
-``n <= m``), not the position values.  Computed in float64.
+optional causal mask).  Shapes: ``q``, ``k`` (N, d) with N >= 1 and d even, ``v`` (N, d_v), ``positions``
+(N,); row ``m`` of ``q`` sits at position ``positions[m]``.  The causal mask follows the row order (key ``n``
+is visible to query ``m`` iff ``n <= m``), not the position values.  Computed in float64.
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §2.1 eq. (2), §3.2 eq. (16).
 """
@@ -15,11 +13,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.attention.linear import _inputs, _values, rope_linear_attention
-from ropemath.core._validate import check_choice, check_real, check_real_array
+from ropemath.attention.linear import _inputs, _values
 from ropemath.core.apply import apply_rope
 
-__all__ = ["rope_scores", "rope_attention_weights", "rope_softmax_attention", "shift_invariance_error"]
+__all__ = ["rope_scores", "rope_attention_weights", "rope_softmax_attention"]
 
 
 def rope_scores(
@@ -87,32 +84,3 @@ def rope_softmax_attention(
     return weights @ _values(v, weights.shape[0])
 
 
-def shift_invariance_error(
-    q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, positions: npt.ArrayLike, shift: float, *, layout: str,
-    base: float | None = None, theta: npt.ArrayLike | None = None, causal: bool = False, kind: str = "softmax",
-) -> float:
-    r"""Largest change of the attention output when every position moves by ``shift``, relative to max |o|.
-
-    .. math:: \max_{m,e} |o_{m,e}(p + s) - o_{m,e}(p)| \,/\, \max_{m,e} |o_{m,e}(p)|
-
-    ``kind`` is ``"softmax"`` (:func:`rope_softmax_attention`) or ``"linear"``
-    (:func:`ropemath.attention.linear.rope_linear_attention`).  Zero up to rounding because the scores depend on
-    :math:`p_n - p_m` only.  Source: RoFormer eq. (16).
-
-    >>> rng = np.random.default_rng(1)
-    >>> q, k, v = rng.standard_normal((3, 6, 8))
-    >>> shift_invariance_error(q, k, v, np.arange(6), 1000.0, layout="interleaved", base=1e4) < 1e-12
-    True
-    """
-    shift = check_real(shift, "shift")
-    attend = {"softmax": rope_softmax_attention, "linear": rope_linear_attention}[
-        check_choice(kind, "kind", ("softmax", "linear"))
-    ]
-    positions = check_real_array(positions, "positions")
-    with np.errstate(over="ignore"):  # positions beyond float range are named by the call below
-        shifted = positions + shift
-    rope = {"layout": layout, "base": base, "theta": theta, "causal": causal}
-    before = attend(q, k, v, positions, **rope)
-    after = attend(q, k, v, check_real_array(shifted, "positions + shift"), **rope)
-    scale = float(np.max(np.abs(before)))
-    return float(np.max(np.abs(after - before)) / (scale if scale > 0 else 1.0))

@@ -38,9 +38,7 @@ def _gamma(n: int, u: float) -> float:
 
 
 def _trig(trig_ulps: float) -> float:
-    if isinstance(trig_ulps, bool) or not isinstance(trig_ulps, (int, float)) or not 0 <= trig_ulps <= 1e6:
-        raise ValueError(f"trig_ulps must be a number in [0, 1e6], got {trig_ulps!r}")
-    return float(trig_ulps) * U64
+    return _ulps(trig_ulps, "trig_ulps") * U64
 
 
 def _position(value: object, name: str) -> int:
@@ -76,8 +74,7 @@ def determinant_error_bound(d: int, *, trig_ulps: float = 4.0, log_ulps: float =
               B = \tfrac d2 \ln\tfrac{1}{1-\rho} + d\,u\,\big(2\ell A + A + \tfrac d2\,\tfrac{\rho}{1-\rho}\big),
 
     with :math:`\rho = (1 + 2\sqrt2\,t + 2t^2)(1 + \gamma_4) - 1`, :math:`A = \tfrac12\ln 2 + 2\rho`,
-    :math:`\ell` = ``log_ulps``, :math:`e_{\exp}` = ``exp_ulps``: numpy's LU (``getrf``), then
-    :math:`\pm\exp(\sum_j \log|u_{jj}|)`; about :math:`9\,d\,u`.  Derived step by step in notebook 11 §2.
+    :math:`\ell` = ``log_ulps``, :math:`e_{\exp}` = ``exp_ulps``; about :math:`9\,d\,u`.  Derived in notebook 11 §2.
     Source: Higham (2002) §2.2, §9.3; RoFormer eq. (15).
 
     >>> round(determinant_error_bound(128) / 2.0**-53), round(determinant_error_bound(2048) / 2.0**-53)
@@ -101,8 +98,7 @@ def norm_error_bound(d: int, *, trig_ulps: float = 4.0) -> float:
               \Big(\frac{(1+e)(1+\nu)}{1-\nu} - 1\Big)(1+u), \quad
               e = \sqrt2\,t + \sqrt2\,\gamma_2(1+\sqrt2\,t), \quad \nu = \sqrt{1+\gamma_{d+1}}\,(1+u) - 1
 
-    :math:`e`: a pair's scaling :math:`\sqrt{\hat c^2 + \hat s^2}` and its two products and sum; :math:`\nu`:
-    each computed norm.  About :math:`(d + 11.5)\,u`; notebook 11 §2.  Source: Higham (2002) §2.2, §3.1.
+    About :math:`(d + 11.5)\,u`; derived in notebook 11 §2.  Source: Higham (2002) §2.2, §3.1.
 
     >>> round(norm_error_bound(2) / 2.0**-53, 1), round(norm_error_bound(4096) / 2.0**-53)
     (13.5, 4107)
@@ -135,8 +131,7 @@ def composition_error_bound(m: int, n: int, d: int, base: float = 10000.0, *, tr
     .. math:: \max_{jk} |\mathrm{fl}(R_m R_n) - \mathrm{fl}(R_{m+n})|_{jk} \le
               (|m| + |n| + |m+n|)\,\max_i\theta_i\,u + 2\sqrt2\,t + 2t^2 + \gamma_2 (1+\sqrt2 t)^2 + t
 
-    with :math:`t` = ``trig_ulps``·u: separately rounded angles, then one matrix's rounding (notebook 11 §2).
-    Source: Higham (2002) §2.2, §3.1; RoFormer eq. (15).
+    with :math:`t` = ``trig_ulps``·u; derived in notebook 11 §2.  Source: Higham (2002) §2.2, §3.1; RoFormer eq. (15).
 
     >>> b = composition_error_bound(10**6, 10**6 - 5, 128)
     >>> round(b / (10**6 * 2.0**-53), 3)  # about 4 |m| u far out
@@ -156,7 +151,7 @@ def relative_position_error_bound(m: int, n: int, d: int, base: float = 10000.0,
               + 3\eta + \eta^2 + \gamma_d\big((1+\eta)^2 + (1+\eta)\big),
               \qquad \eta = 2t + \sqrt2\,\gamma_2 (1 + \sqrt2 t)
 
-    Five steps, written out in notebook 11 §2.  Source: Higham (2002) §3.1; RoFormer eq. (16).
+    Derived in notebook 11 §2.  Source: Higham (2002) §3.1; RoFormer eq. (16).
 
     >>> b = relative_position_error_bound(1, -4, 128)
     >>> 250 * 2.0**-53 < b < 350 * 2.0**-53  # about (2d + 33) u near the origin
@@ -176,9 +171,7 @@ def survey_bounds(d: int, max_position: int = 10**6, base: float = 10000.0) -> d
 
     .. math:: |m| + |n| + |n - m| \le 4M, \qquad |m| + |n| + |m + n| \le 4M
 
-    The two-position bounds are taken at their worst case over the range (``m = M``, ``n = -M`` for
-    the relative position, ``m = n = M`` for composition); the one-matrix bounds do not depend on the
-    position; ``transpose`` is 0 exactly (cos is even, sin odd, :math:`\mathrm{fl}(-x) = -\mathrm{fl}(x)`).
+    Two-position bounds at their worst case over the range; ``transpose`` is 0 exactly (cos even, sin odd).
     Keys as in :func:`~ropemath.core.checks.survey`.  Source: the functions above; RoFormer eq. (15)-(16), (34).
 
     >>> b = survey_bounds(128)
@@ -201,11 +194,9 @@ def complex_rotation_bound(trig_ulps: float = 4.0) -> float:
               \sqrt2\,(u_{32} + t) + \sqrt5\,u_{32}\,\big(1 + \sqrt2\,(u_{32} + t)\big),
               \qquad u_{32} = 2^{-24}
 
-    :math:`\hat e` is :math:`e^{i\hat\varphi}` evaluated in float64 (each part within :math:`t`) and
-    rounded to complex64 (each part within :math:`u_{32}`); the naive complex product
-    :math:`(ac - bd) + i(ad + bc)` is within :math:`\sqrt5\,u_{32}\,|z||\hat e|` (Brent, Percival and
-    Zimmermann 2007; 2u with an FMA, which is smaller).  About :math:`3.65\,u_{32}`, i.e. 1.83 float32
-    eps.  Source: Brent et al. (2007); RoFormer eq. (12)-(13) (the complex form).
+    :math:`\hat e`: :math:`e^{i\hat\varphi}` in float64 (parts within :math:`t`), rounded to complex64; the complex
+    product is within :math:`\sqrt5\,u_{32}\,|z||\hat e|`.  About :math:`3.65\,u_{32}`; derived in notebook 11.
+    Source: Brent, Percival and Zimmermann (2007); RoFormer eq. (12)-(13) (the complex form).
 
     >>> round(complex_rotation_bound() / 2.0**-24, 2)
     3.65
@@ -220,9 +211,8 @@ def pair_relative_error(y: npt.ArrayLike, reference: npt.ArrayLike, x: npt.Array
 
     .. math:: e_i = \frac{\|(y_{2i}, y_{2i+1}) - (r_{2i}, r_{2i+1})\|}{\|(x_{2i}, x_{2i+1})\|}
 
-    Like with like: a relative error, to compare with a relative bound such as
-    :func:`complex_rotation_bound` (a rotation keeps each pair's norm).  Pairs of ``x`` equal to zero
-    are compared absolutely (their norm is replaced by 1).  Source: RoFormer eq. (34) (interleaved pairs).
+    To compare with a relative bound such as :func:`complex_rotation_bound`; pairs of ``x`` equal to zero are
+    compared absolutely (norm replaced by 1).  Source: RoFormer eq. (34) (interleaved pairs).
 
     >>> pair_relative_error([3.0, 4.0], [3.0, 4.5], [0.0, 5.0]).tolist()
     [0.1]
@@ -243,8 +233,7 @@ def two_product_rope(x: npt.ArrayLike, m: npt.ArrayLike, base: float = 10000.0) 
     .. math:: (y_{2i}, y_{2i+1}) = \big(\mathrm{fl}(x_{2i}\hat c_i - x_{2i+1}\hat s_i),\
               \mathrm{fl}(x_{2i}\hat s_i + x_{2i+1}\hat c_i)\big)
 
-    The textbook two-product formula, interleaved layout, one position per row of ``x`` (``m``
-    broadcasts against ``x.shape[:-1]``).  Source: RoFormer eq. (34).
+    Interleaved layout; ``m`` broadcasts against ``x.shape[:-1]``.  Source: RoFormer eq. (34).
 
     >>> two_product_rope(np.array([1.0, 0.0], dtype=np.float32), 0).tolist()
     [1.0, 0.0]
@@ -264,11 +253,8 @@ def ulp_errors(y: npt.ArrayLike, x: npt.ArrayLike, m: npt.ArrayLike, base: float
     .. math:: \frac{|y_j - y^\ast_j|}{\varepsilon_{32}\,\|(x_{2i}, x_{2i+1})\|}, \qquad
               y^\ast = (a c - b s,\ a s + b c) \text{ in float64}
 
-    ``x`` is float32 and ``c``, ``s`` are the float32-rounded cos/sin of the float64 angles; a
-    product of two float32 numbers is exact in float64 and the sum of two such products is off by
-    at most :math:`2^{-53}` relative, so :math:`y^\ast` is exact far below a float32 ulp.  Three
-    roundings (two products, one sum; fewer with FMA) keep :math:`y` within
-    :math:`2u_{32}(1+u_{32})\|(c,s)\|\,\|(a,b)\| \approx 1` such unit.  Source: Higham (2002) §2.2; RoFormer eq. (34).
+    ``x`` float32; ``c``, ``s`` the float32-rounded cos/sin of the float64 angles, so :math:`y^\ast` (float64
+    products of float32 numbers) is exact far below a float32 ulp.  Source: Higham (2002) §2.2; RoFormer eq. (34).
 
     >>> x = np.array([[1.0, 2.0]], dtype=np.float32)
     >>> float(ulp_errors(two_product_rope(x, [3]), x, [3]).max()) <= 1.0
@@ -290,11 +276,8 @@ def two_product_ulp_bound() -> float:
     .. math:: \frac{|\hat y_j - y^\ast_j|}{2u_{32}\,\|(a, b)\|} \le \frac{(2 + u_{32})(1 + u_{32})^2}{2}
               \approx 1 + 2u_{32}
 
-    Two products and one sum (or one product and one FMA) of a float32 pair :math:`(a, b)` with
-    float32 :math:`(c, s)`, :math:`\|(c, s)\| \le 1 + u_{32}`: the error is at most
-    :math:`u(|ac| + |bs|) + u|\mathrm{fl}(ac) - \mathrm{fl}(bs)| \le u(2+u)(|ac|+|bs|)` and
-    :math:`|ac| + |bs| \le \|(a,b)\|\,\|(c,s)\|`; the unit of :func:`ulp_errors` is
-    :math:`\varepsilon_{32}\|(a,b)\| = 2u_{32}\|(a,b)\|`.  Source: Higham (2002) §2.2.
+    Two products and one sum (or a product and an FMA) with :math:`\|(c, s)\| \le 1 + u_{32}`; derived in
+    notebook 11.  Source: Higham (2002) §2.2.
 
     >>> 1.0 < two_product_ulp_bound() < 1.0 + 3 * 2.0**-24
     True

@@ -2,8 +2,7 @@ r"""The spectrum of RoPE: wavelengths of the d/2 pairs and how far each turns in
 
 Scope: the wavelength :math:`\lambda_i` (positions per full turn of pair ``i``), the turns pair ``i``
 has made at position ``m``, and how many pairs make at least one full turn inside a context of ``L``
-positions (from the wavelengths, in closed form, and by trying every position: three routes to one
-number).  Pair 0 turns fastest (:math:`\theta_0 = 1`, :math:`\lambda_0 = 2\pi`).
+positions.  Pair 0 turns fastest (:math:`\theta_0 = 1`, :math:`\lambda_0 = 2\pi`).
 
 References: Su et al., *RoFormer*, arXiv:2104.09864 v5, §3.2.2 eq. (15) (the frequencies);
 Peng et al., *YaRN*, arXiv:2309.00071 (the name "wavelength" :math:`\lambda_i = 2\pi/\theta_i`).
@@ -11,15 +10,13 @@ Peng et al., *YaRN*, arXiv:2309.00071 (the name "wavelength" :math:`\lambda_i = 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_base, check_d, check_int
+from ropemath.core._validate import check_int
 from ropemath.core.rotation import angles, frequencies
 
-__all__ = ["wavelengths", "turns", "full_turn_count", "full_turn_count_closed_form", "full_turn_count_brute_force"]
+__all__ = ["wavelengths", "turns", "full_turn_count"]
 
 
 def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
@@ -57,8 +54,7 @@ def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     .. math:: \mathrm{count} = \#\{\, i : \lambda_i \le L - 1 \,\}
 
     A context of :math:`L` positions holds positions :math:`0, \dots, L-1`, so pair ``i`` turns
-    fully iff :math:`(L-1)\theta_i \ge 2\pi`.  Counted from the float64 wavelengths; the closed
-    form is :func:`full_turn_count_closed_form`.  Source: RoFormer eq. (15).
+    fully iff :math:`(L-1)\theta_i \ge 2\pi`.  Counted from the float64 wavelengths.  Source: RoFormer eq. (15).
 
     >>> full_turn_count(4096, 128)
     46
@@ -71,41 +67,3 @@ def full_turn_count(context_length: int, d: int, base: float = 10000.0) -> int:
     return int(np.count_nonzero(wavelengths(d, base) <= L - 1))
 
 
-def full_turn_count_closed_form(length: int, d: int, base: float = 10000.0) -> int:
-    r"""Return the number of pairs whose angle reaches :math:`2\pi` within positions :math:`0..L-1`, in closed form.
-
-    .. math:: \text{count} = \min\Big(\frac d2,\ \Big\lfloor \frac d2 \log_{\text{base}} \frac{L-1}{2\pi}
-              \Big\rfloor + 1\Big) \quad (L - 1 \ge 2\pi;\ \text{else } 0)
-
-    Pair :math:`i` turns fully iff :math:`(L-1)\theta_i \ge 2\pi`, i.e.
-    :math:`i \le \frac d2 \log_{\text{base}}\frac{L-1}{2\pi}` (for base > 1, which the closed form
-    requires).  Source: RoFormer eq. (15).
-
-    >>> full_turn_count_closed_form(4096, 128)
-    46
-    >>> full_turn_count_closed_form(4096, 128, 500000.0)
-    32
-    """
-    length = check_int(length, "length", minimum=1)
-    d, base = check_d(d), check_base(base)
-    if base <= 1:
-        raise ValueError(f"base must be > 1 for the closed form (frequencies that decrease with i), got {base}")
-    if length - 1 < 2 * math.pi:
-        return 0
-    return min(d // 2, math.floor(d / 2 * math.log((length - 1) / (2 * math.pi)) / math.log(base)) + 1)
-
-
-def full_turn_count_brute_force(length: int, d: int, base: float = 10000.0) -> int:
-    r"""Return the number of pairs with :math:`m\theta_i \ge 2\pi` for some position m < L, trying every m.
-
-    .. math:: \#\{\, i : \exists\, m < L,\ m\,\theta_i \ge 2\pi \,\}
-
-    Source: RoFormer eq. (15) (the angle :math:`m\theta_i` of pair i at position m).
-
-    >>> full_turn_count_brute_force(4096, 128)
-    46
-    """
-    length = check_int(length, "length", minimum=1, maximum=2**20)
-    theta = frequencies(d, base)
-    check_int(length * theta.size, "length × d/2 (angles compared)", maximum=2**26)
-    return int(np.sum(np.any(np.arange(length)[:, None] * theta >= 2 * np.pi, axis=0)))

@@ -57,4 +57,3 @@ from ropemath.models.llama import mean_by_distance as mean_by_distance  # noqa: 
 from ropemath.models.llama import pair_norms as pair_norms  # noqa: E402
 from ropemath.models.llama import pairs_removed_rope as pairs_removed_rope  # noqa: E402
 from ropemath.models.llama import perplexity as perplexity  # noqa: E402
-from ropemath.models.llama import round_to_bfloat16 as round_to_bfloat16  # noqa: E402

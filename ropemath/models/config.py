@@ -166,13 +166,6 @@ def _yarn(flat: dict, base: float, dim: int) -> tuple[np.ndarray, float]:
     return theta, float(attention)
 
 
-def _llama3(flat: dict, base: float, dim: int) -> np.ndarray:
-    return llama31_frequencies(dim, base, factor=_number(flat, "factor"),
-                               low_freq_factor=_number(flat, "low_freq_factor"),
-                               high_freq_factor=_number(flat, "high_freq_factor"),
-                               original_length=round(_number(flat, "original_max_position_embeddings")))
-
-
 def frequencies_from_config(
     config: Mapping, *, seq_len: int | None = None, layer_type: str | None = None
 ) -> RopeFrequencies:
@@ -253,7 +246,9 @@ def frequencies_from_config(
     if rope_type == "yarn":
         return RopeFrequencies(*_yarn(flat, base, dim), filled)
     if rope_type == "llama3":
-        return RopeFrequencies(_llama3(flat, base, dim), 1.0, filled)
+        factors = {key: _number(flat, key) for key in ("factor", "low_freq_factor", "high_freq_factor")}
+        length = round(_number(flat, "original_max_position_embeddings"))
+        return RopeFrequencies(llama31_frequencies(dim, base, **factors, original_length=length), 1.0, filled)
     # longrope
     original = _number(flat, "original_max_position_embeddings")
     factor = flat.get("factor")

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ropemath.core._validate import check_base, check_d, check_int, check_real, check_scale
 from ropemath.core.rotation import frequencies
 from ropemath.models.scaling import ntk_base
-from ropemath.models.yarn import yarn_frequencies, yarn_ramp
+from ropemath.models.yarn import yarn_ramp
 from ropemath.theory.base_bound import base_lower_bound, cosine_sum_minimum, failing_intervals
 
 __all__ = [
@@ -25,8 +25,6 @@ __all__ = [
     "critical_pair",
     "yarn_bprime_frequencies",
     "yarn_bands",
-    "YarnComparison",
-    "yarn_paper_vs_code",
     "round_up",
     "PublishedBase",
     "check_published_bases",
@@ -104,50 +102,6 @@ def yarn_bands(theta_new: npt.ArrayLike, theta: npt.ArrayLike, scale: float) -> 
         "blended": np.flatnonzero(~kept & ~interp),
         "interpolated": np.flatnonzero(interp),
     }
-
-
-@dataclass(frozen=True)
-class YarnComparison:
-    """Reference code against paper for one setting: ratios code/paper and their two causes (pair, value)."""
-
-    differ: tuple[int, int, int]  # first pair, last pair, count of pairs that differ
-    lowest: tuple[int, float]  # pair and value of min code/paper
-    highest: tuple[int, float]  # pair and value of max code/paper
-    shape: tuple[int, float]  # ramp in ln r instead of r: max untruncated/paper
-    rounding: tuple[tuple[int, float], tuple[int, float]]  # floor/ceil: min and max code/untruncated
-
-
-def yarn_paper_vs_code(d: int, base: float, *, scale: float, original_length: int) -> YarnComparison:
-    r"""Where the reference code's YaRN differs from the paper's, and the two causes, as ratios per pair.
-
-    .. math:: \frac{\theta^{\mathrm{code}}_i}{\theta^{\mathrm{paper}}_i}
-        = \frac{\theta^{\mathrm{untrunc}}_i}{\theta^{\mathrm{paper}}_i}
-        \cdot \frac{\theta^{\mathrm{code}}_i}{\theta^{\mathrm{untrunc}}_i}
-
-    (ramp shape × rounding of the ramp's ends).  A pair "differs" when the relative difference
-    exceeds 1e-12.  Source: :func:`ropemath.yarn_frequencies`.
-
-    >>> c = yarn_paper_vs_code(128, 10000.0, scale=16.0, original_length=4096)
-    >>> c.differ, c.highest[0], round(c.highest[1], 4)
-    ((21, 45, 25), 38, 3.0414)
-    """
-    kw = {"scale": scale, "original_length": original_length}
-    p = yarn_frequencies(d, base, formula="paper", **kw)
-    c = yarn_frequencies(d, base, **kw)
-    u = yarn_frequencies(d, base, truncate=False, **kw)
-    differ = np.flatnonzero(np.abs(c - p) > 1e-12 * p)
-    cp, up, cu = c / p, u / p, c / u
-
-    def at(values: np.ndarray, j: int) -> tuple[int, float]:
-        return int(j), float(values[j])
-
-    return YarnComparison(
-        differ=(int(differ[0]), int(differ[-1]), int(differ.size)) if differ.size else (-1, -1, 0),
-        lowest=at(cp, int(np.argmin(cp))),
-        highest=at(cp, int(np.argmax(cp))),
-        shape=at(up, int(np.argmax(up))),
-        rounding=(at(cu, int(np.argmin(cu))), at(cu, int(np.argmax(cu)))),
-    )
 
 
 def round_up(value: float, decimals: int = 1) -> float:

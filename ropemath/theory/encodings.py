@@ -20,6 +20,7 @@ from ropemath.core._validate import (
     as_array,
     check_base,
     check_d,
+    check_finite,
     check_int,
     check_real_array,
     check_x,
@@ -50,13 +51,6 @@ def _check_matrix(w: object, name: str, *, cols: int) -> np.ndarray:
     if arr.ndim != 2 or arr.shape[1] != cols or arr.shape[0] == 0:
         raise ValueError(f"{name} must have shape (d_k, {cols}) with d_k > 0, got shape {arr.shape}")
     return check_x(arr, name).astype(np.float64)
-
-
-def _check_finite(arr: np.ndarray, name: str) -> np.ndarray:
-    """Return ``arr`` if every entry is finite, else raise ValueError naming ``name``."""
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must contain only finite values, got non-finite entries")
-    return arr
 
 
 def _check_sequence(positions: object, name: str = "positions") -> np.ndarray:
@@ -116,9 +110,8 @@ def additive_scores(x: npt.ArrayLike, p: npt.ArrayLike, w_q: npt.ArrayLike, w_k:
 
     .. math:: S_{ij} = (x_i + p_i)^\top W_q^\top W_k (x_j + p_j)
 
-    ``x`` and ``p`` have shape (N, d) (contents and position vectors, learned or
-    sinusoidal), ``w_q`` and ``w_k`` shape (d_k, d).  Source: RoFormer §2.2,
-    :math:`f_t(x_i, i) = W_t(x_i + p_i)`.
+    ``x``, ``p``: (N, d) contents and (learned or sinusoidal) positions; ``w_q``, ``w_k``: (d_k, d).
+    Source: RoFormer §2.2, :math:`f_t(x_i, i) = W_t(x_i + p_i)`.
 
     >>> x = np.zeros((2, 2)); p = np.array([[1.0, 0.0], [0.0, 2.0]]); w = np.eye(2)
     >>> additive_scores(x, p, w, w).tolist()
@@ -130,8 +123,6 @@ def additive_scores(x: npt.ArrayLike, p: npt.ArrayLike, w_q: npt.ArrayLike, w_k:
     p = check_x(p, "p", d=x.shape[1]).astype(np.float64)
     if p.shape != x.shape:
         raise ValueError(f"p must have the shape of x {x.shape}, got shape {p.shape}")
-    _check_finite(x, "x")
-    _check_finite(p, "p")
     w_q = _check_matrix(w_q, "w_q", cols=x.shape[1])
     w_k = _check_matrix(w_k, "w_k", cols=x.shape[1])
     if w_k.shape != w_q.shape:
@@ -173,10 +164,8 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
 
     .. math:: B_{mn} = b_{\mathrm{clip}(m - n,\, -K,\, K)}, \qquad \text{table} = (b_{-K}, \dots, b_K)
 
-    ``table`` has odd length 2K+1; entry ``K + r`` is the bias of distance r.  This is
-    the clipped scheme of Shaw et al. (2018) applied as a scalar, as in T5's logit bias
-    (T5 itself groups distances into logarithmic buckets; clipping is the simplest case).
-    Positions must be integers.  Source: RoFormer §2.3; Raffel et al. (2020) §2.1.
+    ``table`` (length 2K+1): entry ``K + r`` is the bias of distance r; integer positions.  Shaw et al.'s (2018)
+    clipping as a scalar logit bias (T5 uses log buckets).  Source: RoFormer §2.3; Raffel et al. (2020) §2.1.
 
     >>> relative_bias([0, 1, 2, 3], np.array([-1.0, 0.0, 1.0])).tolist()
     [[0.0, -1.0, -1.0, -1.0], [1.0, 0.0, -1.0, -1.0], [1.0, 1.0, 0.0, -1.0], [1.0, 1.0, 1.0, 0.0]]
@@ -191,7 +180,7 @@ def relative_bias(positions: npt.ArrayLike, table: npt.ArrayLike) -> np.ndarray:
         raise TypeError(f"table must be a real floating-point vector, got {_describe(table)}")
     if table.ndim != 1 or table.shape[0] % 2 == 0:
         raise ValueError(f"table must have shape (2K+1,) (odd length), got shape {table.shape}")
-    _check_finite(table, "table")
+    check_finite(table, "table")
     K = table.shape[0] // 2
     r = (positions[:, None] - positions[None, :]).astype(np.int64)
     return finite_result(
@@ -250,10 +239,8 @@ def sinusoidal_dot_identity(d: int) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]
     .. math:: \sum_{t=0}^{d/2-1} \big[\sin(i\omega_t)\sin(j\omega_t) + \cos(i\omega_t)\cos(j\omega_t)\big]
               = \sum_{t=0}^{d/2-1} \cos\big((i-j)\,\omega_t\big)
 
-    ``lhs`` is built from the components of two symbolic sinusoidal vectors (symbols
-    ``i``, ``j``, ``omega_t`` for arbitrary frequencies); ``residual`` is
-    ``expand(rhs - lhs, trig=True)``, which sympy reduces to 0.  Source: Vaswani et
-    al. (2017) §3.5 (relative offsets as linear maps); the angle-difference formula.
+    Frequencies ``omega_t`` arbitrary; ``residual`` = ``expand(rhs - lhs, trig=True)``, 0 when sympy proves it.
+    Source: Vaswani et al. (2017) §3.5; the angle-difference formula.
 
     >>> lhs, rhs, residual = sinusoidal_dot_identity(2)
     >>> rhs

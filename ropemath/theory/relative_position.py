@@ -1,4 +1,4 @@
-r"""Relative position in scores: maps over (m, n), the additive expansion evaluated, shifts of :math:`p_i^\top M p_j`.
+r"""Relative position in scores: the additive expansion evaluated, when :math:`p_i^\top M p_j` is relative.
 
 Vectors are columns: a score is :math:`q^\top R\,k`.
 
@@ -13,30 +13,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import _describe, as_array, check_base, check_d, check_real_array, check_x, finite_result
-from ropemath.core.apply import apply_rope
+from ropemath.core._validate import _describe, as_array, check_x, finite_result
 from ropemath.core.blocks import block_diagonal
-from ropemath.theory.encodings import sinusoidal_encoding, sinusoidal_pair_decomposition, sinusoidal_scores
+from ropemath.theory.encodings import sinusoidal_pair_decomposition
 
 if TYPE_CHECKING:  # pragma: no cover
     import sympy
 
-__all__ = [
-    "same_token_score_maps",
-    "toeplitz_deviation",
-    "expansion_term_values",
-    "scaled_rotation_conditions",
-    "scaled_rotation_blocks",
-    "position_term_shift_change",
-    "linear_attention_two_ways",
-]
-
-
-def _square(w: object, d: int, name: str) -> np.ndarray:
-    arr = check_x(w, name).astype(np.float64)
-    if arr.shape != (d, d):
-        raise ValueError(f"{name} must have shape ({d}, {d}), got shape {arr.shape}")
-    return arr
+__all__ = ["expansion_term_values", "scaled_rotation_conditions", "scaled_rotation_blocks", "linear_attention_two_ways"]
 
 
 def _matrix(a: object, name: str) -> np.ndarray:
@@ -44,56 +28,6 @@ def _matrix(a: object, name: str) -> np.ndarray:
     if arr.dtype.kind not in "iuf" or arr.ndim != 2 or arr.size == 0 or not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be a non-empty matrix of finite real numbers, got {_describe(a)}")
     return arr.astype(np.float64)
-
-
-def same_token_score_maps(x: npt.ArrayLike, positions: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, *,
-        base: float = 10000.0) -> dict[str, np.ndarray]:
-    r"""Score one token x against itself at every pair of positions: RoPE and additive sinusoidal maps.
-
-    .. math::
-        S^{\mathrm{RoPE}}_{mn} = (R^d_{\Theta,m} W_q x)^\top (R^d_{\Theta,n} W_k x)
-        = x^\top W_q^\top R^d_{\Theta,n-m} W_k x,
-        \qquad S^{\mathrm{abs}}_{mn} = (x + p_m)^\top W_q^\top W_k (x + p_n)
-
-    ``x`` has shape (d,), ``w_q`` and ``w_k`` shape (d, d), ``positions`` shape (N,); both maps
-    have shape (N, N), rows the query position m, columns the key position n (interleaved pairs).
-    Source: RoFormer eq. (16) and §2.2.
-
-    >>> maps = same_token_score_maps([1.0, 0.0], [0, 1], np.eye(2), np.eye(2))
-    >>> np.round(maps["rope"], 3).tolist()
-    [[1.0, 0.54], [0.54, 1.0]]
-    """
-    x = check_x(x, "x").astype(np.float64)
-    if x.ndim != 1:
-        raise ValueError(f"x must have shape (d,), got shape {x.shape}")
-    d = check_d(x.shape[0], "len(x)")
-    pos = check_real_array(positions, "positions")
-    if pos.ndim != 1 or pos.size == 0:
-        raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {pos.shape}")
-    w_q, w_k, base = _square(w_q, d, "w_q"), _square(w_k, d, "w_k"), check_base(base)
-    q = apply_rope(np.broadcast_to(w_q @ x, (pos.size, d)), pos, layout="interleaved", base=base)
-    k = apply_rope(np.broadcast_to(w_k @ x, (pos.size, d)), pos, layout="interleaved", base=base)
-    absolute = sinusoidal_scores(np.broadcast_to(x, (pos.size, d)), pos, w_q, w_k, base=base)
-    return finite_result(
-        {"rope": q @ k.T, "absolute": absolute},
-        "same_token_score_maps", x=x, positions=positions, w_q=w_q, w_k=w_k, base=base,
-    )
-
-
-def toeplitz_deviation(s: npt.ArrayLike) -> float:
-    r"""Return :math:`\max_{m,n} |S_{m+1,n+1} - S_{mn}|`: 0 exactly when S is constant along every diagonal.
-
-    .. math:: \delta(S) = \max_{m,n} |S_{m+1,\,n+1} - S_{m,n}|
-
-    Source: the definition of a Toeplitz matrix (entries depend on m − n only).
-
-    >>> toeplitz_deviation([[1.0, 2.0], [3.0, 1.0]]), toeplitz_deviation([[1.0, 2.0], [3.0, 4.0]])
-    (0.0, 3.0)
-    """
-    arr = _matrix(s, "s")
-    if min(arr.shape) < 2:
-        raise ValueError(f"s must be a matrix with at least 2 rows and 2 columns, got shape {arr.shape}")
-    return finite_result(float(np.max(np.abs(arr[1:, 1:] - arr[:-1, :-1]))), "toeplitz_deviation", s=s)
 
 
 def expansion_term_values(terms: dict[str, sympy.Expr], values: dict[str, npt.ArrayLike]) -> dict[str, float]:
@@ -164,38 +98,6 @@ def scaled_rotation_blocks(coefficients: npt.ArrayLike) -> np.ndarray:
     return finite_result(
         block_diagonal([[[a, b], [-b, a]] for a, b in ab.tolist()]),
         "scaled_rotation_blocks", coefficients=coefficients,
-    )
-
-
-def position_term_shift_change(
-    m: npt.ArrayLike, positions: npt.ArrayLike, shift: float, *, base: float = 10000.0
-) -> float:
-    r"""Return how much :math:`p_i^\top M p_j` moves, at most, when both positions shift by s.
-
-    .. math:: \max_{i,j} \big| p_{i+s}^\top M p_{j+s} - p_i^\top M p_j \big|
-
-    ``m`` has shape (d, d) (e.g. :math:`W_q^\top W_k`), ``positions`` shape (N,).
-    Source: RoFormer §2.2 (the pure-position term of an additive encoding).
-
-    >>> position_term_shift_change(np.eye(4), [0, 1, 2], 37.0) < 1e-12
-    True
-    """
-    pos = check_real_array(positions, "positions")
-    if pos.ndim != 1 or pos.size == 0:
-        raise ValueError(f"positions must be a non-empty 1-D sequence, got shape {pos.shape}")
-    arr = check_x(m, "m").astype(np.float64)
-    if arr.ndim != 2:
-        raise ValueError(f"m must be a square matrix of shape (d, d), got shape {arr.shape}")
-    d = check_d(arr.shape[1], "m.shape[1]")
-    _square(arr, d, "m")
-
-    def term(p: np.ndarray) -> np.ndarray:
-        enc = sinusoidal_encoding(p, d, base=base)
-        return enc @ arr @ enc.T
-
-    return finite_result(
-        float(np.max(np.abs(term(pos + float(shift)) - term(pos)))),
-        "position_term_shift_change", m=m, positions=positions, shift=shift, base=base,
     )
 
 
