@@ -1,23 +1,25 @@
 r"""How a check turns what it measured into an :class:`~ropemath.claims.ledger.Outcome` (every ``checks_*`` module).
 
-:func:`identity` (a residual within tolerance), :func:`refuted` (a counterexample plus a checked correction),
-:func:`conditional` (``holds-if``: breaks outside the condition, holds inside), the refutation outcome, and stable
-formatting (evidence is shown in notebook 09: no rounding-level digits are ever printed).
+:func:`identity`, :func:`refuted`, :func:`conditional` (``holds-if``), stable formatting (no rounding-level digits
+are ever printed), and :func:`rope`, the RoPE the notes describe.
 
 References: none (project convention).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ropemath.claims.ledger import Outcome
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
+from ropemath.core.apply import apply_rope
 
 TOL = 1e-12  # relative residual below which a floating-point identity counts as exact
 GAP = 1e-6  # difference above which two sides of a counterexample count as different
+rope = functools.partial(apply_rope, **NOTES_ROPE)  # rope(x, m): RoFormer eq. (34) at position m
 
 
 def res(x: float) -> str:

@@ -21,16 +21,15 @@ from ropemath.attention.linear import (
     weight_sum_deviation,
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
-from ropemath.claims._verdict import GAP, identity, max_diff, not_checkable, num, res, shift_change, within_tol
-from ropemath.claims.ledger import Outcome
-from ropemath.core.apply import apply_rope
+from ropemath.claims._verdict import GAP, identity, max_diff, not_checkable, num, res, rope, shift_change, within_tol
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.rotation import rotation_matrix
 
 
 def softmax_weights(*, power: float = 0.5) -> Outcome:
     r""":math:`a_{mn} = \exp(q_m^\top k_n/d^{p})/\sum_j \exp(q_m^\top k_j/d^{p})`, p = ``power`` = 1/2."""
     q, k = np.random.default_rng(30).standard_normal((2, 5, 8))  # seed 30
-    w = rope_attention_weights(q, k, np.zeros(5), layout="interleaved", base=1e4)  # all positions equal: no rotation
+    w = rope_attention_weights(q, k, np.zeros(5), **NOTES_ROPE)  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / 8.0**power) for j in range(5)] for i in range(5)])
     loop /= loop.sum(axis=1, keepdims=True)
     err = max(float(np.max(np.abs(w - loop))), float(np.max(np.abs(w.sum(axis=1) - 1))))
@@ -48,7 +47,7 @@ def permutation_blind(*, with_positions: bool = False) -> Outcome:
 
     def attend(x: np.ndarray) -> np.ndarray:
         pos = np.arange(len(x), dtype=float) if with_positions else np.zeros(len(x))
-        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, pos, layout="interleaved", base=1e4)
+        return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, pos, **NOTES_ROPE)
 
     out1, out2 = attend(tokens), attend(tokens[order])
     err = float(np.max(np.abs(out1[order] - out2)))
@@ -72,11 +71,11 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     )
     err = max(
         max_diff(
-            rope_linear_attention_prefix(q, k, v, pos, causal=c, layout="interleaved", base=1e4),
-            rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4),
+            rope_linear_attention_prefix(q, k, v, pos, causal=c, **NOTES_ROPE),
+            rope_linear_attention(q, k, v, pos, causal=c, **NOTES_ROPE),
         ) for c in (False, True)
     )
-    err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4) - loop))))
+    err = max(err, float(np.max(np.abs(rope_linear_attention(q, k, v, pos, **NOTES_ROPE) - loop))))
     grid = np.linspace(-30, 30, 601)
     positive = bool(np.all(elu_plus_one(grid) > 0) and np.all(np.exp(grid) > 0))  # softmax is exp / a positive sum
     return identity(
@@ -111,8 +110,8 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     pos = np.arange(32.0) * 7 - 50
     err = max(
         max_diff(
-            rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, layout="interleaved", base=1e4),
-            rope_linear_attention(q, k, v, pos, causal=c, layout="interleaved", base=1e4),
+            rope_linear_attention_prefix(q, k, v, scale * pos, causal=c, **NOTES_ROPE),
+            rope_linear_attention(q, k, v, pos, causal=c, **NOTES_ROPE),
         ) for c in (False, True)
     )
     return identity(
@@ -124,22 +123,22 @@ def rope_linear_time(*, scale: float = 1.0) -> Outcome:
 def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     r"""Refutes "RoPE keeps norms, *therefore* it combines with linear attention"."""
     low = smallest_numerator(
-        np.zeros((2, 2)), np.zeros((2, 2)), [distance, 0], layout="interleaved", base=1e4
+        np.zeros((2, 2)), np.zeros((2, 2)), [distance, 0], **NOTES_ROPE
     )  # phi = (1, 1), distance 3
     q, k, v = np.random.default_rng(35).standard_normal((3, 32, 8))  # seed 35
     pos = np.arange(32.0)
-    dev = weight_sum_deviation(q, k, pos, layout="interleaved", base=1e4)
+    dev = weight_sum_deviation(q, k, pos, **NOTES_ROPE)
     # a map that does NOT keep norms, 2 R_m, factorises just as well
     rq, rk = (
-        2 * apply_rope(elu_plus_one(q), pos, layout="interleaved", base=1e4),
-        2 * apply_rope(elu_plus_one(k), pos, layout="interleaved", base=1e4),
+        2 * rope(elu_plus_one(q), pos),
+        2 * rope(elu_plus_one(k), pos),
     )
     scaled = float(np.max(np.abs((rq @ rk.T) @ v - rq @ (rk.T @ v))) / np.max(np.abs((rq @ rk.T) @ v)))
     corr = max_diff(
-        rope_linear_attention_prefix(q, k, v, pos, layout="interleaved", base=1e4),
-        rope_linear_attention(q, k, v, pos, layout="interleaved", base=1e4),
+        rope_linear_attention_prefix(q, k, v, pos, **NOTES_ROPE),
+        rope_linear_attention(q, k, v, pos, **NOTES_ROPE),
     )
-    _, den = rope_linear_terms(q, k, pos, layout="interleaved", base=1e4)
+    _, den = rope_linear_terms(q, k, pos, **NOTES_ROPE)
     example = {
         "d": 2, "phi(q_m) = phi(k_n)": [1.0, 1.0], "m": distance, "n": 0, "|R_3 phi(q)| = |phi(q)|": num(np.sqrt(2)),
         "rotated numerator": num(low),
@@ -166,11 +165,11 @@ def _before_after(identity_weights: bool = False) -> tuple[float, float]:
     pos = np.arange(6.0)
 
     def before(p: np.ndarray) -> np.ndarray:
-        xr = apply_rope(x, p, layout="interleaved", base=1e4)
+        xr = rope(x, p)
         return (xr @ wq.T) @ (xr @ wk.T).T
 
     def after(p: np.ndarray) -> np.ndarray:
-        return rope_scores(x @ wq.T, x @ wk.T, p, layout="interleaved", base=1e4)
+        return rope_scores(x @ wq.T, x @ wk.T, p, **NOTES_ROPE)
 
     return shift_change(before, pos, 5.0), shift_change(after, pos, 5.0)
 
@@ -201,7 +200,7 @@ def rotated_scores(*, sign: int = 1) -> Outcome:
     r""":math:`(Q_{rot} K_{rot}^\top)_{mn} = q_m^\top R_{n-m} k_n`."""
     q, k = np.random.default_rng(41).standard_normal((2, 6, 8))  # seed 41
     pos = np.array([0.0, 3.0, 4.0, 10.0, 11.0, 50.0])
-    S = rope_scores(q, k, pos, layout="interleaved", base=1e4)
+    S = rope_scores(q, k, pos, **NOTES_ROPE)
     loop = np.array([[q[a] @ rotation_matrix(sign * (pos[b] - pos[a]), 8) @ k[b] for b in range(6)] for a in range(6)])
     return identity(
         float(np.max(np.abs(S - loop))),
@@ -216,12 +215,12 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
 
     def plain(p: np.ndarray) -> np.ndarray:
-        values = apply_rope(v, p, layout="interleaved", base=1e4) if rotate_v else v
-        return rope_softmax_attention(q, k, values, p, layout="interleaved", base=1e4)
+        values = rope(v, p) if rotate_v else v
+        return rope_softmax_attention(q, k, values, p, **NOTES_ROPE)
 
     def rotated_v(p: np.ndarray) -> np.ndarray:
         return rope_softmax_attention(
-            q, k, apply_rope(v, p, layout="interleaved", base=1e4), p, layout="interleaved", base=1e4
+            q, k, rope(v, p), p, **NOTES_ROPE
         )
 
     kept, leaked = shift_change(plain, pos, 5.0), shift_change(rotated_v, pos, 5.0)

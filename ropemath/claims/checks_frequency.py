@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num
+from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, rope
 from ropemath.claims.ledger import Outcome
-from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
 from ropemath.core.spectrum import turns, wavelengths
 from ropemath.symbolic import proofs
@@ -43,15 +42,13 @@ def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
         q, k = rng.standard_normal((2, 32))
         n = float(rng.integers(-(10**6), 10**6 + 1))
         score = complex_score(q, k, sign * r, layout="interleaved")
-        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved", base=10000.0) @ apply_rope(
-            k, n, layout="interleaved", base=10000.0
-        )
+        rotated = rope(np.broadcast_to(q, (r.size, 32)), n + r) @ rope(k, n)
         bound = scale * abel_bound(q, k, r, layout="interleaved")
         out["max_ratio"] = max(out["max_ratio"], float(np.max(np.abs(score) / bound)))
         out["violations"] += float(np.count_nonzero(np.abs(score) > bound * (1 + 1e-12)))
         out["abel_error"] = max(out["abel_error"], abel_identity_error(q, k, r, layout="interleaved"))
         scale_qk = float(np.linalg.norm(q) * np.linalg.norm(k))
-        out["rope_error"] = max(out["rope_error"], float(np.max(np.abs(score - rope))) / scale_qk)
+        out["rope_error"] = max(out["rope_error"], float(np.max(np.abs(score - rotated))) / scale_qk)
     _ABEL[sign, scale] = out
     return out
 

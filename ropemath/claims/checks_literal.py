@@ -28,10 +28,9 @@ import sympy as sp
 
 from ropemath.attention.linear import elu_plus_one
 from ropemath.attention.softmax import rope_attention_weights, rope_softmax_attention
-from ropemath.claims._verdict import GAP, TOL, conditional, identity, num, refuted, res, shift_change, within_tol
+from ropemath.claims._verdict import GAP, TOL, conditional, identity, num, refuted, res, rope, shift_change, within_tol
 from ropemath.claims.checks_rotation import POSITIONS
-from ropemath.claims.ledger import Outcome
-from ropemath.core.apply import apply_rope
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.checks import elementwise_error, norm_error, orthogonality_error, relative_position_error
 from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
 from ropemath.symbolic.common import is_zero, rotation
@@ -410,7 +409,7 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     q, m = np.array([1.0, 0.0]), 1.0
     p = sinusoidal_encoding(m, 2)  # (sin m, cos m), the sinusoidal pair at d = 2 (omega_0 = theta_0 = 1)
     stated = rotation_2d(m) @ (p if multiplied == "p_m" else q)
-    actual = apply_rope(q, m, layout="interleaved", base=1e4)
+    actual = rope(q, m)
     rotated_p = [rotation_2d(float(r)) @ sinusoidal_encoding(float(r), 2) for r in range(6)]
     constant = max(float(np.max(np.abs(v - rotated_p[0]))) for v in rotated_p)
     rng = np.random.default_rng(54)  # seed 54: the correction f(q, m) = e^{i m theta} q on random q, m
@@ -418,7 +417,7 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     for _ in range(20):
         x, r = rng.standard_normal(2), float(rng.integers(-1000, 1000))
         z = complex(*x) * cmath.exp(1j * r)
-        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, layout="interleaved", base=1e4) - [z.real, z.imag]))))
+        worst = max(worst, float(np.max(np.abs(rope(x, r) - [z.real, z.imag]))))
     gap = float(np.max(np.abs(stated - actual)))
     ok = worst <= 1e-9  # |m| up to 1000 rad, both sides form the same angle m theta = m
     return Outcome(
@@ -439,8 +438,8 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     q, k = np.random.default_rng(55).standard_normal((2, 6, 8))  # seed 55
 
     def weights(p: np.ndarray) -> np.ndarray:
-        keys = apply_rope(k, p, layout="interleaved", base=1e4) if rotate_keys else k
-        s = apply_rope(q, p, layout="interleaved", base=1e4) @ keys.T / np.sqrt(8.0)
+        keys = rope(k, p) if rotate_keys else k
+        s = rope(q, p) @ keys.T / np.sqrt(8.0)
         e = np.exp(s - s.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
@@ -493,7 +492,7 @@ def _theta(k: int, d: int) -> float:
 def doubled_goal_formula(*, doubled: bool = True) -> Outcome:
     r"""The goal line as scraped, :math:`A = g\,A = g` (a chain), for RoPE's :math:`A = g = q^\top R_{n-m} k`."""
     q = k = np.array([2.0, 0.0])  # m = n = 0: A = g = |q|^2 = 4
-    a = float(apply_rope(q, 0.0, layout="interleaved", base=1e4) @ apply_rope(k, 0.0, layout="interleaved", base=1e4))
+    a = float(rope(q, 0.0) @ rope(k, 0.0))
     g = float(q @ k)
     chain = abs(a - g * a) if doubled else abs(a - g)
     return Outcome(
@@ -511,7 +510,7 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
 
     def score(a: np.ndarray, b: np.ndarray, m: float, n: float) -> float:
         return float(
-            apply_rope(a, m, layout="interleaved", base=1e4) @ apply_rope(b, n, layout="interleaved", base=1e4)
+            rope(a, m) @ rope(b, n)
         )
 
     stated, actual = score(query, k_n, m, n), score(q_m, k_n, m, n)
@@ -543,12 +542,12 @@ def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
 
     def scores(p: np.ndarray) -> np.ndarray:
         if project:
-            return (apply_rope(x, p, layout="interleaved", base=1e4) @ wq.T) @ (
-                apply_rope(x, p, layout="interleaved", base=1e4) @ wk.T
+            return (rope(x, p) @ wq.T) @ (
+                rope(x, p) @ wk.T
             ).T
         return (
-            apply_rope(x @ wq.T, p, layout="interleaved", base=1e4)
-            @ apply_rope(x @ wk.T, p, layout="interleaved", base=1e4).T
+            rope(x @ wq.T, p)
+            @ rope(x @ wk.T, p).T
         )
 
     change = shift_change(scores, np.arange(6.0), 5.0)
@@ -619,7 +618,7 @@ def index_shift(*, matrix_first: int = 1) -> Outcome:
     r"""§4 (:math:`\theta_1..\theta_{d/2}`) and §4.1 (:math:`\theta_0..\theta_{d/2-1}`) with §3's :math:`\theta_k`."""
     d, m, q = 8, 1.0, np.eye(8)[0]  # theta_k = 10^-k at d = 8
     matrix = _display_matrix(m, d, matrix_first) @ q
-    fast = apply_rope(q, m, layout="interleaved", base=1e4)  # eq. (34), theta_0..theta_(d/2-1)
+    fast = rope(q, m)  # eq. (34), theta_0..theta_(d/2-1)
     corr = max(float(np.max(np.abs(_display_matrix(p, d, 0) - rotation_matrix(p, d)))) for p in POSITIONS)
     inputs = {"d": 8, "theta_k": "10^-k", "m": 1, "q": "e_0", "coordinate": 1}
     return refuted(
@@ -656,8 +655,8 @@ def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     worst = 0.0
     for m in POSITIONS:
         ra, rb = (
-            stretch * apply_rope(a, m, layout="interleaved", base=1e4),
-            stretch * apply_rope(b, m, layout="interleaved", base=1e4),
+            stretch * rope(a, m),
+            stretch * rope(b, m),
         )
         lengths = float(np.max(np.abs(np.linalg.norm(ra, axis=-1) / np.linalg.norm(a, axis=-1) - 1)))
         worst = max(worst, lengths, float(np.max(np.abs(angle(ra, rb) - angle(a, b)))))
@@ -782,13 +781,13 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
     :math:`x_m = (1, 0)`, :math:`x_n = (0, 1)`."""
     wq = np.array([[2.0, 1.0], [0.0, 1.0]])
     x = {"m": np.array([1.0, 0.0]), "n": np.array([0.0, 1.0])}
-    f_q0 = apply_rope(wq @ x["m"], 0.0, layout="interleaved", base=10000.0)
+    f_q0 = rope(wq @ x["m"], 0.0)
     stated = wq @ x[token]
     rng = np.random.default_rng(61)  # seed 61: the correction for random W_q, x_m
     corr = 0.0
     for _ in range(10):
         w, xm = rng.standard_normal((2, 2)), rng.standard_normal(2)
-        corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, layout="interleaved", base=10000.0) - w @ xm))))
+        corr = max(corr, float(np.max(np.abs(rope(w @ xm, 0.0) - w @ xm))))
     out = refuted(
         float(stated[0]), float(f_q0[0]),
         {"W_q": [[2.0, 1.0], [0.0, 1.0]], "x_m": [1.0, 0.0], "x_n": [0.0, 1.0], "coordinate": 0}, corr,
@@ -810,7 +809,7 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     the 101 angles are pairwise distinct (closest pair at least 1e-3 rad apart)."""
     x = np.array([0.6, -0.8])
     ms = np.arange(-50.0, 51.0)
-    y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, layout="interleaved", base=10000.0)
+    y = rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms)
     turned = np.arctan2(x[0] * y[:, 1] - x[1] * y[:, 0], y @ x)  # signed angle from x to y
     err = float(np.max(np.abs(np.exp(1j * turned) - np.exp(1j * per_position * ms))))
     diff = np.angle(np.exp(1j * (turned[:, None] - turned[None, :])))
@@ -832,8 +831,8 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
     (checked against :func:`ropemath.attention.softmax.rope_attention_weights` at equal positions)."""
     q, k, v = np.random.default_rng(62).standard_normal((3, 5, 4))  # seed 62
     pos = np.zeros(5)  # all positions equal: plain SDPA
-    out = rope_softmax_attention(q, k, v, pos, layout="interleaved", base=10000.0)
-    w = rope_attention_weights(q, k, pos, layout="interleaved", base=10000.0)
+    out = rope_softmax_attention(q, k, v, pos, **NOTES_ROPE)
+    w = rope_attention_weights(q, k, pos, **NOTES_ROPE)
     logits = np.array([[(q[a] / 2.0) @ k[b] for b in range(5)] for a in range(5)])  # sqrt(4) = 2
     soft = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     corr = float(np.max(np.abs(w - soft)))

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num, within_tol
+from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num, rope, within_tol
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
 from ropemath.claims.ledger import Alternative, Outcome
-from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error
 from ropemath.core.precision import angles_in_format, largest_distinct_integer, phase_error
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -26,7 +25,7 @@ def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
 
     Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`."""
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
-    pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), layout="interleaved", base=1e4)
+    pts = rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0))
     sq = np.sum(pts**2, axis=1)
     dist = sq[:, None] + sq[None, :] - 2 * pts @ pts.T
     np.fill_diagonal(dist, np.inf)
@@ -60,7 +59,7 @@ def invertible(*, sign: int = -1) -> Outcome:
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
     err = max(
         max_diff(
-            apply_rope(apply_rope(x, m, layout="interleaved", base=1e4), sign * m, layout="interleaved", base=1e4), x
+            rope(rope(x, m), sign * m), x
         ) for m in POSITIONS
     )
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
@@ -75,7 +74,7 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
     a, b = 1.7, -0.4
 
     def f(v: np.ndarray, m: float) -> np.ndarray:
-        return apply_rope(v, m, layout="interleaved", base=1e4) + additive * sinusoidal_encoding(m, 16)
+        return rope(v, m) + additive * sinusoidal_encoding(m, 16)
 
     err = float(np.max([np.max(np.abs(f(a * x + b * y, m) - a * f(x, m) - b * f(y, m))) for m in POSITIONS]))
     zero = float(np.max([np.max(np.abs(f(np.zeros(16), m))) for m in POSITIONS]))  # NaN propagates

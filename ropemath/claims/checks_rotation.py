@@ -18,9 +18,8 @@ from collections.abc import Callable
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, within_tol
+from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, rope, within_tol
 from ropemath.claims.ledger import Outcome
-from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
 from ropemath.symbolic import proofs, refutations
 from ropemath.symbolic.common import a, b, is_zero, k0, k1, m, n, q0, q1, rotation, theta, thetas
@@ -133,7 +132,7 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
     err = max(
         float(
             np.max(
-                np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved", base=1e4), axis=-1) - factor * nx) / nx
+                np.abs(np.linalg.norm(rope(x, pm), axis=-1) - factor * nx) / nx
             )
         ) for pm in POSITIONS
     )
@@ -145,8 +144,8 @@ def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     err = max(
         abs(
             float(
-                apply_rope(q, pm, layout="interleaved", base=1e4)
-                @ apply_rope(k, pm + shift, layout="interleaved", base=1e4)
+                rope(q, pm)
+                @ rope(k, pm + shift)
                 - q @ k
             )
         )
@@ -244,7 +243,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
     :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
-        max_diff(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4), rotation_matrix(pm, d) @ x[:d])
+        max_diff(rope(x[:d], sign * pm), rotation_matrix(pm, d) @ x[:d])
         / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}

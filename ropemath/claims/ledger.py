@@ -65,6 +65,7 @@ NOTES: dict[str, tuple[str, str]] = {
     "003": ("003_707044a7c764f131.txt", "RoPE"),
     "004": ("004_a74fe6c4ddd7dc02.txt", "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding"),
 }
+NOTES_ROPE = {"layout": "interleaved", "base": 1e4}  # the RoPE the notes describe: adjacent pairs, base 10^4
 
 
 def rubric() -> str:
