@@ -81,8 +81,7 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     return identity(
         err if positive else float("inf"),
         "shared-sum O(N) form vs per-pair O(N^2) form and a plain loop "
-        "(N = 16, seed 32); elu(x) + 1 > 0 and exp(x) > 0 (so softmax too) on [-30, 30]",
-        tol=1e-12,
+        "(N = 16, seed 32); elu(x) + 1 > 0 and exp(x) > 0 (so softmax too) on [-30, 30]", tol=1e-12,
     )
 
 
@@ -129,14 +128,10 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     pos = np.arange(32.0)
     dev = weight_sum_deviation(q, k, pos, **NOTES_ROPE)
     # a map that does NOT keep norms, 2 R_m, factorises just as well
-    rq, rk = (
-        2 * rope(elu_plus_one(q), pos),
-        2 * rope(elu_plus_one(k), pos),
-    )
+    rq, rk = (2 * rope(elu_plus_one(q), pos), 2 * rope(elu_plus_one(k), pos))
     scaled = float(np.max(np.abs((rq @ rk.T) @ v - rq @ (rk.T @ v))) / np.max(np.abs((rq @ rk.T) @ v)))
     corr = max_diff(
-        rope_linear_attention_prefix(q, k, v, pos, **NOTES_ROPE),
-        rope_linear_attention(q, k, v, pos, **NOTES_ROPE),
+        rope_linear_attention_prefix(q, k, v, pos, **NOTES_ROPE), rope_linear_attention(q, k, v, pos, **NOTES_ROPE),
     )
     _, den = rope_linear_terms(q, k, pos, **NOTES_ROPE)
     example = {
@@ -150,9 +145,7 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
         f"norms, 2 R_m, factorises just as well (residual {within_tol(scaled)}). Correction: R is linear and "
         f"R_m^T R_n = R_(n-m), so sum_n R_n phi(k_n) v_n^T is accumulated once (prefix form vs quadratic: "
         f"residual {within_tol(corr)}); the denominator is left unrotated so it stays positive (smallest "
-        f"{den.min():.3f}).",
-        example,
-        bool(corr <= 1e-12 and den.min() > 0),
+        f"{den.min():.3f}).", example, bool(corr <= 1e-12 and den.min() > 0),
     )
 
 
@@ -219,9 +212,7 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
         return rope_softmax_attention(q, k, values, p, **NOTES_ROPE)
 
     def rotated_v(p: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(
-            q, k, rope(v, p), p, **NOTES_ROPE
-        )
+        return rope_softmax_attention(q, k, rope(v, p), p, **NOTES_ROPE)
 
     kept, leaked = shift_change(plain, pos, 5.0), shift_change(rotated_v, pos, 5.0)
     return Outcome(

@@ -105,8 +105,7 @@ def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
         "holds" if equal else "fails",
         f"(1, i) times a 2x2 matrix is a 1x2 row, not the number z: at theta = 0, x = 1, y = 2 it is "
         f"{stated.subs(at).tolist()} while z = {z.subs(at)} (its entries only sum to z). Correction "
-        f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.",
-        example,
+        f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.", example,
         ok,
     )
 
@@ -150,9 +149,7 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
     name = {"parity": "z for even m, conj(z) for odd m", "rope": "z e^(i m)"}
     example = {"f(z, m)": name[encoding], "q": "1", "k": "i", "m = n": 1, "|gap| of the argument relation": num(gap)}
     return conditional(
-        worst < 1e-12 and gap > GAP,
-        proved and inside_gap <= 1e-12,
-        example,
+        worst < 1e-12 and gap > GAP, proved and inside_gap <= 1e-12, example,
         f"Only the real part fixed: f(z, m) = {name[encoding]} has f(z, 0) = z and Re[f(q,m) f*(k,n)] unchanged by "
         f"shifting m, n together (residual {within_tol(worst)}, 20 random cases, seed 20), yet at q = 1, k = i, m = n "
         f"= 1 "
@@ -247,8 +244,7 @@ def solution_2d(*, sign: int = 1) -> Outcome:
     return identity(
         worst if ok else float("inf"),
         f"{text} Numerically, Re[(W_q x_m)(W_k x_n)* e^(i(m-n)theta)] vs "
-        "(R(m theta) W_q x_m)^T (R(n theta) W_k x_n), 20 random cases (seed 23)",
-        tol=1e-12,
+        "(R(m theta) W_q x_m)^T (R(n theta) W_k x_n), 20 random cases (seed 23)", tol=1e-12,
     )
 
 
@@ -295,9 +291,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
         "stated": num(stated),
     }
     return conditional(
-        abs(actual - stated) > GAP,
-        worst < 1e-12,
-        example,
+        abs(actual - stated) > GAP, worst < 1e-12, example,
         f"At q = k = (1, 0), theta = 1, m - n = {distance}: true {num(actual)}, stated {num(stated)}. For parallel "
         f"q, k and m - n = +-1 it holds (residual {within_tol(worst)}, 20 random cases, seed 24).",
     )
@@ -336,9 +330,7 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         f"{example['q, k = (1, 0), (0, 1) at m - n = 1: true side']}, stated 0. Over 20 random cases at "
         f"m - n = +-1 (seed 25) the largest relative gap is {num(worst)}; it "
         f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap "
-        f"{within_tol(worst_correction)}).",
-        example if verdict == "fails" else None,
-        bool(worst_correction < 1e-12),
+        f"{within_tol(worst_correction)}).", example if verdict == "fails" else None, bool(worst_correction < 1e-12),
     )
 
 
@@ -355,9 +347,7 @@ def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
         "fails" if abs(s1 - s2) > GAP else "holds",
         f"q.k = q.k' = 0 and the same m - n = 1, but the scores are {num(s1)} and {num(s2)}. Correction: the "
         f"score is q^T R_(n-m) k, a function of q, k and m - n (sympy proof '{corr.name}' "
-        f"{'holds' if corr.holds else 'FAILS'}).",
-        example,
-        bool(corr.holds),
+        f"{'holds' if corr.holds else 'FAILS'}).", example, bool(corr.holds),
     )
 
 
@@ -375,9 +365,7 @@ def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
         f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and "
         f"m - n = -1 are {scores}. "
         f"What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
-        f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).",
-        example,
-        bool(corr.holds),
+        f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).", example, bool(corr.holds),
     )
 
 
@@ -394,6 +382,5 @@ def common_difference(*, claimed: str = "m") -> Outcome:
         f"With theta = {t}, gamma = {g}: phi(m) = {num(phi)}; the steps phi(m+1) - phi(m) are {num(steps)} for "
         f"m = 0..4, not m. Correction: theta is the common difference (every step equals theta: "
         f"{'checked' if all(step == t for step in steps) else 'NOT so'}), gamma = phi(0) the first term, m the index.",
-        example,
-        all(step == t for step in steps),
+        example, all(step == t for step in steps),
     )

@@ -188,8 +188,7 @@ def tupe_position_term(
         f"p_1^T M p_1 = {num(s11)}; sympy's split leaves the absolute part {absolute}. Correction: it is "
         f"relative iff every diagonal 2x2 block is a I + b J (absolute part then {fixed}; split residual "
         f"{parts['residual']}) and, for d > 2 with distinct frequencies, every off-diagonal block is 0: at d = 4 an "
-        f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.",
-        example,
+        f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.", example,
         bool(fixed == 0 and parts["residual"] == 0),
     )
 
@@ -208,7 +207,5 @@ def absolute_carries_relative(*, phase: float = np.pi / 2) -> Outcome:
         f"Sinusoidal p: p_1.p_0 = {num(a)} {'=' if abs(a - b) < 1e-12 else '!='} p_6.p_5, and sympy proves "
         f"p_i^T p_j = sum_t cos((i - j) w_t) "
         f"(residual {residual}). Correction: what fails is that the attention score is a function of i - j "
-        f"alone once W_q, W_k and the content enter: {leak.evidence}",
-        example,
-        leak.verdict == "holds",
+        f"alone once W_q, W_k and the content enter: {leak.evidence}", example, leak.verdict == "holds",
     )

@@ -85,9 +85,7 @@ def theta_range(*, d: int = 8, inside: tuple[int, int] = (128, 4096)) -> Outcome
     mid, large = inside  # the dimensions where the approximation must be good (within 20 % and 1 %)
     example = {"d": d, "theta_(d/2)": num(frequencies(d)[-1], 6), "1/10000": 1e-4, "ratio": num(ratio[d])}
     return conditional(
-        ratio[d] > 2.0,
-        ratio[large] < 1.01 and ratio[mid] < 1.2,
-        example,
+        ratio[d] > 2.0, ratio[large] < 1.01 and ratio[mid] < 1.2, example,
         f"theta_(d/2) * 10000 = 10000^(2/d): {num(ratio[d])} at d = {d}, {num(ratio[128])} at d = 128, "
         f"{num(ratio[4096])} at d = 4096.",
     )
@@ -128,9 +126,7 @@ def shared_frequencies(*, other: int = 1) -> Outcome:
         "fails" if same else "holds",
         f"Coordinates 0 and 1 both rotate with theta_0 = {num(theta[0])} (d = 4): "
         f"d coordinates, d/2 frequencies. Correction: one frequency per pair, the d/2 values distinct "
-        f"(d = 128: {'64 distinct' if distinct else 'NOT distinct'}).",
-        example,
-        bool(distinct),
+        f"(d = 128: {'64 distinct' if distinct else 'NOT distinct'}).", example, bool(distinct),
     )
 
 
@@ -154,8 +150,7 @@ def complex_score_form(*, sign: int = 1) -> Outcome:
     return identity(
         out["rope_error"],
         "ropemath.theory.abel.complex_score vs apply_rope scores (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6), "
-        "relative",
-        tol=1e-9,
+        "relative", tol=1e-9,
     )
 
 
@@ -212,9 +207,7 @@ def score_decays(*, slowest_only: bool = False) -> Outcome:
         f"Even for q = k = (1, ..., 1) the score rises from r = {r1} to {r1 + 1} ({num(s[r1])} -> {num(s[r1 + 1])}); "
         f"for random q, k (seed 0) |score| is {num(abs(sr[0]))} at r = 0 and {num(abs(sr[far]))} at r = {far}. "
         f"Correction: the Abel upper bound decays as a trend ({text}) and bounds every score "
-        f"({'no' if bound_ok else 'SOME'} violations).",
-        example,
-        bool(trend and bound_ok),
+        f"({'no' if bound_ok else 'SOME'} violations).", example, bool(trend and bound_ok),
     )
 
 
@@ -229,9 +222,7 @@ def bound_decreases(*, start: float = 0.0) -> Outcome:
         "B(4096)": num(b[4096]),
     }
     return conditional(
-        bool(b[r1 + 1] > b[r1]),
-        trend,
-        example,
+        bool(b[r1 + 1] > b[r1]), trend, example,
         f"Not monotone: B({r1}) = {num(b[r1])} < B({r1 + 1}) = {num(b[r1 + 1])}; and far out it stops "
         f"decreasing: B(1024) = {num(b[1024])}, B(4096) = {num(b[4096])} (random-phase level {level:.2f}). "
         f"As a trend over the range of RoFormer Figure 2 it decreases: {text}.",
@@ -249,9 +240,7 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
         "d": 128, "r": at, "B at base 10000": num(curves[10000.0][at]), "B at base 100000": num(curves[100000.0][at]),
     }
     return conditional(
-        below.size > 0,
-        bool(np.all(np.diff(reach) > 0)),
-        example,
+        below.size > 0, bool(np.all(np.diff(reach) > 0)), example,
         f"Pointwise it fails: at r = {at} the base-100000 bound {num(curves[100000.0][at])} is below the "
         f"base-10000 bound {num(curves[10000.0][at])}. Read as 'takes longer to fall': the first r with "
         f"B(r) < B(0)/4 is {reach} for bases {[int(b) for b in bases]} (d = 128), increasing with the base.",
@@ -296,8 +285,7 @@ def decay_with_dimension(
         f"r in {[f'{r:g}' for r in refuted]} (the claimed value is more than 10 times farther from L(r) than the sum "
         f"at d = 2^22). Correction: the sums converge to L(r) (gap at d = 2^22 below 1e-4 and smaller than at d = 2^6: "
         f"{'checked' if converged else 'NOT so'}); L(r) tends to 0 only as r grows too (the iterated limit).",
-        example if refuted else None,
-        converged,
+        example if refuted else None, converged,
     )
 
 
@@ -353,7 +341,6 @@ def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:
         "fails" if abs(two - stated) > GAP else "holds",
         f"In the 2D case RoFormer's formula gives theta = 10000^0 = {two}; for every d in {DIMS} the "
         f"theta_i lie in (1e-4, 1] ({'checked' if inside else 'NOT so'}). 10000 is the base of the "
-        f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.",
-        example,
+        f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.", example,
         bool(inside),
     )

@@ -1,11 +1,4 @@
-r"""Checks of the notes read literally: the places where a note's text says something other than what it means.
-
-Note 000: a wrong variable, a shifted frequency index, :math:`\otimes` as a Kronecker product, "absolute encodings
-are unsuitable for linear attention too".  Note 001: :math:`R_{-\theta}`, the polar split of a *real* g, the three
-steps that need the unstated :math:`f(x, 0) = x`, §2.8.1 as an existence claim, §2.9, §2.10.  Note 002: the scraped
-goal formula, :math:`k_n` named the query, index bases, the §4.1 sine column, angles under two rotations, a code
-comment's tensor shape.  Note 004: "p_{i,2t} is the odd dimension", T5's bias indexed by absolute positions,
-:math:`W_q x_n`, "SDPA is the inner product", "R is sparse, so inefficient".
+r"""Checks of the notes read literally: where a note's text says something other than what it means.
 
 >>> complex_score_frequency_index().verdict, complex_score_frequency_index(shift=1).verdict
 ('fails', 'holds')
@@ -45,10 +38,7 @@ def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
 
     .. math:: p_{1,0} - p_{0,0} = \sin(k) - \sin(k) = 0 \quad\text{but}\quad \sin(1) - \sin(0) \approx 0.8415
 
-    ``variable="i"`` judges the corrected formula :math:`\sin(i/10000^{2t/d})` instead. The correction (both
-    halves, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` too) is compared with
-    :func:`ropemath.theory.encodings.sinusoidal_encoding` at positions -5..19, d = 8.
-
+    ``variable="i"`` judges the corrected formula (with its cosine half) against the sinusoidal encoding.
     Source: note 000, section Basics ("絕對位置編碼").
 
     >>> o = sinusoidal_position_variable()
@@ -65,18 +55,13 @@ def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
     p = sinusoidal_encoding(np.array([0.0, 1.0]), d)
     stated, actual = written(1.0, 0) - written(0.0, 0), float(p[1, 0] - p[0, 0])
     correction = max(
-        max(
-            abs(math.sin(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t])),
-            abs(math.cos(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t + 1])),
-        ) for i in range(-5, 20) for t in range(d // 2)
+        max(abs(math.sin(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t])),
+            abs(math.cos(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t + 1])))
+        for i in range(-5, 20) for t in range(d // 2)
     )
     inputs = {"d": d, "t": 0, "positions i": [0, 1], "k": "any fixed number (5 used)"}
     return refuted(
-        stated,
-        actual,
-        inputs,
-        correction,
-        f"p_(1,0) - p_(0,0) with the argument {variable}/10000^(2t/d)"
+        stated, actual, inputs, correction, f"p_(1,0) - p_(0,0) with the argument {variable}/10000^(2t/d)"
         + (" (0 for every fixed k: all positions get the same encoding)" if variable == "k" else "")
         + " vs the sinusoidal encoding (Vaswani et al.)",
     )
@@ -89,12 +74,10 @@ def _note_theta(j: int, d: int) -> float:
 
 def _complex_form(q: np.ndarray, k: np.ndarray, r: float, shift: int) -> float:
     """Re[sum_{i=0}^{d/2-1} q_[2i:2i+1] k*_[2i:2i+1] e^{i r theta_(i+shift)}] with the note's theta, written out."""
-    d = len(q)
+    d, h = len(q), [complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1]) for i in range(len(q) // 2)]
     return sum(
-        (complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1])).real
-        * math.cos(r * _note_theta(i + shift, d))
-        - (complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1])).imag
-        * math.sin(r * _note_theta(i + shift, d)) for i in range(d // 2)
+        h[i].real * math.cos(r * _note_theta(i + shift, d)) - h[i].imag * math.sin(r * _note_theta(i + shift, d))
+        for i in range(d // 2)
     )
 
 
@@ -104,11 +87,8 @@ def complex_score_frequency_index(*, shift: int = 0) -> Outcome:
     .. math:: (R^d_{\Theta,m} q)^\top (R^d_{\Theta,n} k) \overset{?}{=} \mathrm{Re}\Big[\sum_{i=0}^{d/2-1}
         q_{[2i:2i+1]} k^*_{[2i:2i+1]} e^{i(m-n)\theta_{i+s}}\Big], \quad \theta_j = 10000^{-2(j-1)/d}
 
-    As written (s = 0) pair i turns with :math:`\theta_i`, one slot before its own frequency
-    :math:`\theta_{i+1}`, and the sum starts at :math:`\theta_0 = 10000^{2/d}`, which the note's
-    :math:`\Theta` (i = 1..d/2) does not contain. ``shift=1`` judges the corrected form. The correction is
-    compared with dense :func:`ropemath.core.rotation.rotation_matrix` scores, d in {2, 8, 64}.
-
+    As written (s = 0) pair i turns with :math:`\theta_i`, not its own :math:`\theta_{i+1}`, and
+    :math:`\theta_0 = 10000^{2/d}` is not in the note's :math:`\Theta`. ``shift=1`` judges the corrected form.
     Source: note 000, section Long-term Decay (RoFormer eq. 35 with the 1-based θ of eq. 15).
 
     >>> o = complex_score_frequency_index()
@@ -130,10 +110,7 @@ def complex_score_frequency_index(*, shift: int = 0) -> Outcome:
             worst = max(worst, abs(_complex_form(qr, kr, m - n, 1) - dense) / (np.linalg.norm(qr) * np.linalg.norm(kr)))
     inputs = {"d": 2, "q = k": [1.0, 0.0], "m": 1, "n": 0, "frequency used": num(_note_theta(shift, 2))}
     return refuted(
-        stated,
-        actual,
-        inputs,
-        worst,
+        stated, actual, inputs, worst,
         f"Re[sum_(i=0)^(d/2-1) q_i k_i* e^(i(m-n) theta_(i+{shift}))] with the note's theta_j = 10000^(-2(j-1)/d) "
         "vs the dense score (R_m q)^T (R_n k)",
         tol=1e-9,  # relative; angles up to 1.2e5 rad are rounded to about 1e-11 rad
@@ -182,9 +159,7 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
         f"d = 2, m = 1, x = (1, 0): R x = {num(actual)}, the right side with the {product} product is "
         f"{num(stated)} ({stated.size} entries). Correction (elementwise product, RoFormer eq. 34) vs dense R x, "
         f"d in {{2, 8, 64}}, 6 positions (seed 52): residual {within_tol(worst, 1e-9)} "
-        f"({'holds' if ok else 'does NOT hold'}).",
-        example,
-        ok,
+        f"({'holds' if ok else 'does NOT hold'}).", example, ok,
     )
 
 
@@ -230,9 +205,7 @@ def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
         f"per-pair outputs with the {encoding} encoding to {within_tol(chosen)} (relative). Correction: what breaks "
         f"the "
         f"shared sums is a relative term inside the key features, phi(W_k x_n + r_(m-n)) (Transformer-XL): "
-        f"there the shared sums miss by {relative:.2f}.",
-        example,
-        relative > GAP,
+        f"there the shared sums miss by {relative:.2f}.", example, relative > GAP,
     )
 
 
@@ -275,8 +248,7 @@ def negative_angle(*, sin_parity: int = -1) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"sympy: parity rule with sin(-t) = {sin_parity:+d} sin t {'proved' if rule else 'NOT proved'}; the matrix "
-        f"it gives {'equals' if ok else 'does NOT equal'} R(-theta) and the note's [[cos, sin], [-sin, cos]].",
-        example,
+        f"it gives {'equals' if ok else 'does NOT equal'} R(-theta) and the note's [[cos, sin], [-sin, cos]].", example,
     )
 
 
@@ -328,9 +300,7 @@ def _initial_condition(
     proved, text = _steps(*keys)
     example = {**example, "q": "1", "k": "i", "stated": _show(stated), "actual": _show(actual)}
     return conditional(
-        met <= 1e-12 and abs(stated - actual) > GAP,
-        proved and gap <= 1e-12,
-        example,
+        met <= 1e-12 and abs(stated - actual) > GAP, proved and gap <= 1e-12, example,
         f"Both encodings make f(q,m) f*(k,n) depend on m - n only (residual {within_tol(met)}, seed {seed}). "
         f"Outside f(x, 0) = x, {example['f(x, m)']} at q = 1, k = i: stated {_show(stated)}, actual {_show(actual)}. "
         f"Inside, {example['inside']} on 20 random q, k: largest gap {within_tol(gap)}; {text}.",
@@ -465,10 +435,7 @@ def pair_index_one_based(*, base: int = 1) -> Outcome:
     j = bad[0] if bad else base
     fixed = max(abs(R[r, r] - np.cos(theta[r // 2])) for r in range(d))  # row r = j - base
     return refuted(
-        stated(j),
-        float(R[j - base, j - base]),
-        {"d": d, "m": 1, "j": j, "row": j - base, "floor(j/2)": j // 2},
-        fixed,
+        stated(j), float(R[j - base, j - base]), {"d": d, "m": 1, "j": j, "row": j - base, "floor(j/2)": j // 2}, fixed,
         f"cos(theta_floor(j/2)) (stated) vs diagonal entry of R^8_(Theta,1) for coordinate j counted from {base}; "
         "correction i = floor((j - base)/2)",
     )
@@ -509,9 +476,7 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
     query = k_n if symbol == "k_n" else q_m
 
     def score(a: np.ndarray, b: np.ndarray, m: float, n: float) -> float:
-        return float(
-            rope(a, m) @ rope(b, n)
-        )
+        return float(rope(a, m) @ rope(b, n))
 
     stated, actual = score(query, k_n, m, n), score(q_m, k_n, m, n)
     corr = max(abs(score(q_m, k_n, m + s, n + s) - actual) for s in (-5.0, 3.0, 1000.0))  # relative in m - n
@@ -542,9 +507,7 @@ def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
 
     def scores(p: np.ndarray) -> np.ndarray:
         if project:
-            return (rope(x, p) @ wq.T) @ (
-                rope(x, p) @ wk.T
-            ).T
+            return (rope(x, p) @ wq.T) @ (rope(x, p) @ wk.T).T
         return (
             rope(x @ wq.T, p)
             @ rope(x @ wk.T, p).T
@@ -622,10 +585,7 @@ def index_shift(*, matrix_first: int = 1) -> Outcome:
     corr = max(float(np.max(np.abs(_display_matrix(p, d, 0) - rotation_matrix(p, d)))) for p in POSITIONS)
     inputs = {"d": 8, "theta_k": "10^-k", "m": 1, "q": "e_0", "coordinate": 1}
     return refuted(
-        float(matrix[1]),
-        float(fast[1]),
-        inputs,
-        corr,
+        float(matrix[1]), float(fast[1]), inputs, corr,
         f"§4 matrix (blocks from theta_{matrix_first}) vs the §4.1 formula",
     )
 
@@ -654,10 +614,7 @@ def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
 
     worst = 0.0
     for m in POSITIONS:
-        ra, rb = (
-            stretch * rope(a, m),
-            stretch * rope(b, m),
-        )
+        ra, rb = (stretch * rope(a, m), stretch * rope(b, m))
         lengths = float(np.max(np.abs(np.linalg.norm(ra, axis=-1) / np.linalg.norm(a, axis=-1) - 1)))
         worst = max(worst, lengths, float(np.max(np.abs(angle(ra, rb) - angle(a, b)))))
     worst = max(worst, norm_error(a, 3.0) if stretch == 1.0 else 0.0, orthogonality_error(3.0, 16))
@@ -699,9 +656,7 @@ def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length"
         f"hidden_states of shape (1, 3, 8) viewed as (bsz, q_len, num_heads, head_dim) = {viewed.shape}; the "
         f"comment's shape is {claimed} ({int(np.prod(claimed))} entries for {viewed.size} numbers). Correction "
         f"[batch_size x seq_length x num_heads x head_dim], then transpose(1, 2): the round trip back to "
-        f"(1, 3, 8) has residual {within_tol(back)}.",
-        inputs,
-        back <= TOL,
+        f"(1, 3, 8) has residual {within_tol(back)}.", inputs, back <= TOL,
     )
 
 
@@ -728,9 +683,7 @@ def parity_literal(*, count_from: int = 0) -> Outcome:
         f"At position 1 (d = 8) the sines sin(omega_t) sit at subscripts {sines} and the cosines at {cosines}; "
         f"numbered from {count_from} the sine dimensions are {numbered}. Correction: the sines p_(i,2t) are the "
         f"even subscripts 2t, i.e. the odd-numbered dimensions only when counting from 1 "
-        f"({'checked' if corrected else 'NOT so'}).",
-        None if ok else example,
-        bool(corrected),
+        f"({'checked' if corrected else 'NOT so'}).", None if ok else example, bool(corrected),
     )
 
 
@@ -767,8 +720,7 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
         "fails" if broken else "holds",
         f"Bias indexed by {indexed_by}: with the same token everywhere, score(1, 0) - score(4, 3) = {num(gap)}, "
         f"and i - j = 1 in both. Correction b_(i-j) (ropemath.theory.encodings.relative_bias): shifting all 8 "
-        f"positions by 3 changes the scores by {within_tol(corr)} (relative).",
-        example if broken else None,
+        f"positions by 3 changes the scores by {within_tol(corr)} (relative).", example if broken else None,
         bool(corr <= TOL),
     )
 
@@ -796,9 +748,7 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
     return Outcome(
         out.verdict,
         f"{out.evidence} (W_q x_{token} = {num(stated)}, f_q(x_m, 0) = {num(f_q0)}; the correction "
-        "W_q x_m = f_q(x_m, 0) is checked for 10 random W_q, x_m, seed 61.)",
-        out.counterexample,
-        out.correction_holds,
+        "W_q x_m = f_q(x_m, 0) is checked for 10 random W_q, x_m, seed 61.)", out.counterexample, out.correction_holds,
     )
 
 
@@ -844,9 +794,7 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
         "fails" if out[0].shape != () else "holds",
         f"SDPA maps (Q, K, V) to N = 5 vectors o_m of shape {list(out[0].shape)} (seed 62); an inner product of two "
         f"vectors is one number. Correction: its scores are inner products, softmax((q_m / sqrt d)^T k_n) equals "
-        f"its weights (residual {within_tol(corr)}).",
-        example,
-        bool(corr <= TOL),
+        f"its weights (residual {within_tol(corr)}).", example, bool(corr <= TOL),
     )
 
 
@@ -867,7 +815,5 @@ def sparse_is_inefficient(*, storage: str = "sparse") -> Outcome:
         f"Multiplications for R x: {costs}. With R stored {storage}, its product costs "
         f"{'more than' if stated_slow else 'the same as'} eq. (34). Correction: the dense product "
         f"({costs[128]['dense']} at d = 128) is what wastes work ({'checked' if dense_slow else 'NOT so'}); "
-        "sparsity is what eq. (34) exploits.",
-        None if stated_slow else example,
-        bool(dense_slow),
+        "sparsity is what eq. (34) exploits.", None if stated_slow else example, bool(dense_slow),
     )

@@ -49,19 +49,14 @@ def any_length(*, sign: int = 1) -> Outcome:
     return identity(
         max(err, orth),
         f"relative identity and orthogonality at positions up to 2^20, (m, n) = {_pairs(big)} "
-        "(float64 angles; the angle rounding grows like |m| 2^-52)",
-        tol=1e-8,
+        "(float64 angles; the angle rounding grows like |m| 2^-52)", tol=1e-8,
     )
 
 
 def invertible(*, sign: int = -1) -> Outcome:
     r""":math:`R_{-m} R_m x = x`: the rotation loses no information (undone by :math:`R_{\mathrm{sign}\,m}`)."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
-    err = max(
-        max_diff(
-            rope(rope(x, m), sign * m), x
-        ) for m in POSITIONS
-    )
+    err = max(max_diff(rope(rope(x, m), sign * m), x) for m in POSITIONS)
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
 
 
@@ -144,9 +139,7 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str
 #: :func:`stability`.
 ROUNDED_ANGLES_READING = Alternative(
     "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
-    "the format the model runs in).",
-    "holds-if",
-    stability,
+    "the format the model runs in).", "holds-if", stability,
 )
 
 
@@ -166,9 +159,7 @@ def score_shape(*, what: str = "f_q") -> Outcome:
         "fails" if broken else "holds",
         f"f_q(x_m, m) has shape {f_q.shape} (a rotated query), the score is a scalar: {num(score)} for "
         f"random W, x (seed 11). Correction f_q^T f_k = x_m^T W_q^T R_(n-m) W_k x_n: residual "
-        f"{within_tol(residual, 1e-10)}.",
-        example,
-        bool(residual <= 1e-10),
+        f"{within_tol(residual, 1e-10)}.", example, bool(residual <= 1e-10),
     )
 
 
@@ -190,9 +181,7 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
         worst = max(worst, abs(dot - np.linalg.norm(q) * np.linalg.norm(k) * np.cos(angle)))
     example = {"a": num(a), "b": num(b1), "b'": num(b2), "angle": 0.0, "a.b": float(a @ b1), "a.b'": float(a @ b2)}
     return conditional(
-        bool(abs(a @ b1 - a @ b2) > GAP),
-        worst < 1e-12,
-        example,
+        bool(abs(a @ b1 - a @ b2) > GAP), worst < 1e-12, example,
         f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): "
         "in general the dot product also scales with the norms. "
         f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual "
@@ -252,9 +241,7 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
         f"At the same position m = {m:.0f}, two tokens give q that differ by up to {num(gap)} (d = 8, seed 16): "
         f"q = W_q x_m carries the token, not the position. Correction: the sines and cosines are the multipliers "
         f"cos(m theta_i), sin(m theta_i); the elementwise formula equals R_m q for q = (1, 2, ..., 8) "
-        f"(residual {within_tol(err, 1e-10)}).",
-        example if gap > GAP else None,
-        bool(err <= 1e-10),
+        f"(residual {within_tol(err, 1e-10)}).", example if gap > GAP else None, bool(err <= 1e-10),
     )
 
 

@@ -129,13 +129,7 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
     r""":math:`\|R^d_{\Theta,m} x\| = \|x\|`; the claim is :math:`\|R x\| = \mathrm{factor}\,\|x\|`."""
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
     nx = np.linalg.norm(x, axis=-1)
-    err = max(
-        float(
-            np.max(
-                np.abs(np.linalg.norm(rope(x, pm), axis=-1) - factor * nx) / nx
-            )
-        ) for pm in POSITIONS
-    )
+    err = max(float(np.max(np.abs(np.linalg.norm(rope(x, pm), axis=-1) - factor * nx) / nx)) for pm in POSITIONS)
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
 
@@ -281,9 +275,7 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
         refused = f"refused ({exc})"
     example = {"d": d, "d/2": d / 2, "coordinates covered by the 2x2 blocks": covered}
     return conditional(
-        covered != d,
-        err <= TOL,
-        example,
+        covered != d, err <= TOL, example,
         f"d in {list(inside)}: the d/2 blocks R(m theta_i) built by a loop "
         f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual "
         f"{within_tol(err)}). "

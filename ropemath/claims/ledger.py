@@ -61,8 +61,7 @@ VERDICTS = ("holds", "fails", "holds-if", "not-checkable")
 NOTES: dict[str, tuple[str, str]] = {
     "000": ("000_797ef20cd23b05e7.txt", "RoPE: Rotray Position Embedding"),
     "001": ("001_7e3e9fdbef5f3390.txt", "旋转位置编码(RoPE)公式详细推导过程"),
-    "002": ("002_fb5f39ecb7bf44ca.txt", "精英笔记：旋转位置编码 (RoPE)"),
-    "003": ("003_707044a7c764f131.txt", "RoPE"),
+    "002": ("002_fb5f39ecb7bf44ca.txt", "精英笔记：旋转位置编码 (RoPE)"), "003": ("003_707044a7c764f131.txt", "RoPE"),
     "004": ("004_a74fe6c4ddd7dc02.txt", "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding"),
 }
 NOTES_ROPE = {"layout": "interleaved", "base": 1e4}  # the RoPE the notes describe: adjacent pairs, base 10^4

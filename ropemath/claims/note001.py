@@ -106,14 +106,12 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"$g$ read as the complex product, required relative as Su does ($f(q,m) f^*(k,n) = g$): the split "
-                r"follows; from the real part alone it follows only under that condition.",
-                "holds-if",
+                r"follows; from the real part alone it follows only under that condition.", "holds-if",
                 D.polar_split),
         )),
     entry("n001-modulus", "2.5 求解模长", "holds-if", L.modulus_initial_condition,
         r"Setting $n = m$ (in §2.4's relations): $R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = \|q\|\|k\|$, "
-        r"so $R_f(q,m) = \|q\|$.",
-        condition=INITIAL,
+        r"so $R_f(q,m) = \|q\|$.", condition=INITIAL,
         quote=r"代入 m = n m = n m=n 后,我们得到: R f ( q , m ) R f ( k , n ) = R g ( q , k , 0 ) = R f ( q , 0 ) R f "
         r"( k , 0 ) = ∥ q ∥ ∥ k ∥ R_f(q, m) R_f(k, n) = R_g(q, k, 0) = R_f(q, 0) R_f(k, 0) = \| q \| \| k \| "
         r"Rf(q,m)Rf(k,n)=Rg(q,k,0)=Rf(q,0)Rf(k,0)=q∥∥k",
@@ -121,8 +119,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"$R_f(q,m)^2 = \|q\|^2$, so the 'we can set' (我们可以设定) is forced."),
     entry("n001-angle", "2.6 求解角度", "holds-if", L.angle_initial_condition,
         r"$\Theta_f(q,m) - \Theta_f(k,m) = \Theta_g(q,k,0) = \Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)$, "
-        r"hence $\Theta_f(q,m) = \Theta(q) + \varphi(m)$.",
-        condition=INITIAL,
+        r"hence $\Theta_f(q,m) = \Theta(q) + \varphi(m)$.", condition=INITIAL,
         quote=r"Θ f ( q , m ) − Θ f ( k , m ) = Θ g ( q , k , 0 ) = Θ f ( q , 0 ) − Θ f ( k , 0 ) = Θ ( q ) − Θ ( k ) "
         r"\Theta_f(q, m) - \Theta_f(k, m) = \Theta_g(q, k, 0) = \Theta_f(q, 0) - \Theta_f(k, 0) = \Theta(q) - "
         r"\Theta(k) Θf(q,m)Θf(k,m)=Θg(q,k,0)=Θf(q,0)Θf(k,0)=Θ(q)Θ(k)",
@@ -202,8 +199,7 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"'x + yi' read as the vector RoPE encodes (its query or key), not the sinusoidal $p_m$: RoPE "
-                r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.",
-                "holds",
+                r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.", "holds",
                 D.complex_times_is_rotation),
         )),
     entry("n001-pairs", "2.10 多维情况", "holds", R.pairwise_rotation,
@@ -229,9 +225,7 @@ ENTRIES: tuple[Entry, ...] = (
         "Being orthogonal, $R_m$ 'usually' (通常来说) does not change the model's stability.",
         quote="值得指出的是, R m R_m Rm是一个正交矩阵,它不会改变向量的模长,因此通常来说它不会改变原模型的稳定性。",
         reading="Read as numerical stability of the encoding (the effect on training is not checkable).",
-        alternatives=(
-            P.ROUNDED_ANGLES_READING,
-        )),
+        alternatives=(P.ROUNDED_ANGLES_READING,)),
     entry("n001-elementwise", "2.10 多维情况", "holds", R.elementwise_form,
         r"$R_m$ is sparse, so a dense matrix product wastes work; instead $R_m q = q \odot (\cos m\theta_0, \cos "
         r"m\theta_0, \dots) + (-q_1, q_0, -q_3, q_2, \dots) \odot (\sin m\theta_0, \sin m\theta_0, \dots)$.",
@@ -260,27 +254,22 @@ ENTRIES: tuple[Entry, ...] = (
         r"fixes no distance: the check takes $q = k = \mathbf 1$ at $r = 10, 100, 1000, 10^4$, $d = 2^6 \dots 2^{22}$, "
         "and refutes the limit 0 where it is over 10 times farther from the large-d limit than the sum at d = 2^22.",
         alternatives=(
-            Alternative(
-                "Read as growing distance at fixed d: the score itself tends to 0.", "fails", F.score_decays
-            ),
+            Alternative("Read as growing distance at fixed d: the score itself tends to 0.", "fails", F.score_decays),
             Alternative(
                 "Read as RoFormer's long-term decay: the upper bound of the score decreases with distance.", "holds-if",
                 F.bound_decreases,
             ),            Alternative(
                 "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
-                "function tends to 0 as r grows.",
-                "holds",
+                "function tends to 0 as r grows.", "holds",
                 F.decay_iterated_limit),
         )),
     entry("n001-pair-index", "2.10 多维情况", "holds", F.pair_index,
         r"Coordinate $j$ uses the angle $\theta_i$ with $i = \lfloor j/2 \rfloor$.",
         quote=r"i i i 表示第 i i i 个旋转角度,它跟偶数维向量的第 j j j个维度的关系是 i = ⌊ j 2 ⌋ i = \left\lfloor "
-        r"\frac{j}{2} \right\rfloor i=2j",
-        reading=r"0-based j, as the note's $q_0, \dots, q_{d-1}$.",
+        r"\frac{j}{2} \right\rfloor i=2j", reading=r"0-based j, as the note's $q_0, \dots, q_{d-1}$.",
         alternatives=(
             Alternative(
-                "'第 j 个维度' read as an ordinal counted from 1 (the first coordinate is j = 1).",
-                "fails",
+                "'第 j 个维度' read as an ordinal counted from 1 (the first coordinate is j = 1).", "fails",
                 L.pair_index_one_based),
         )),
     entry("n001-each-dimension", "2.10 多维情况", "fails", F.shared_frequencies,
