@@ -193,8 +193,7 @@ def recurrence(*, factor: int = 1) -> Outcome:
 
 def recurrence_next(*, step: int = 1) -> Outcome:
     r""":math:`\phi(m+1) - \phi(m) = \Theta_g(1) + \theta_q - \theta_k` (note 004)."""
-    rng = np.random.default_rng(22)  # seed 22
-    worst = 0.0
+    rng, worst = np.random.default_rng(22), 0.0  # seed 22
     for _ in range(20):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         t, m = float(rng.uniform(0.1, 3)), float(rng.integers(-50, 50))
@@ -229,8 +228,7 @@ def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
 def solution_2d(*, sign: int = 1) -> Outcome:
     r""":math:`f(q,m) = q e^{im\theta} = R(m\theta) q`, :math:`g = \mathrm{Re}[(W_qx_m)(W_kx_n)^* e^{i(m-n)\theta}]`."""
     ok, text = _steps("solution", "rotation_form", "relative_score")
-    rng = np.random.default_rng(23)  # seed 23
-    worst = 0.0
+    rng, worst = np.random.default_rng(23), 0.0  # seed 23
     for _ in range(20):
         wq, wk = rng.standard_normal((2, 2, 2))
         xm, xn = rng.standard_normal((2, 2))
@@ -279,8 +277,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     ``distance`` is m − n of the counterexample (2: outside the condition)."""
     q = np.array([1.0, 0.0])
     actual, stated = _score(q, q, distance, 0), float(q @ q) * np.cos(1.0)
-    rng = np.random.default_rng(24)  # seed 24: parallel q, k = c q, m - n = +-1
-    worst = 0.0
+    rng, worst = np.random.default_rng(24), 0.0  # seed 24: parallel q, k = c q, m - n = +-1
     for _ in range(20):
         v, c = rng.standard_normal(2), float(rng.standard_normal())
         m, sign, t = float(rng.integers(-50, 50)), float(rng.choice([-1, 1])), float(rng.uniform(0.1, 3))

@@ -90,8 +90,7 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
     question (:func:`stability`)."""
     scale = np.ones(64)
     scale[-1] = stretch
-    rng = np.random.default_rng(15)  # seed 15
-    worst = 0.0
+    rng, worst = np.random.default_rng(15), 0.0  # seed 15
     for m in POSITIONS:
         a = rotation_matrix(m, 64) * scale  # columns scaled: R_m diag(scale)
         worst = max(worst, abs(float(np.linalg.cond(a)) - 1.0))
@@ -194,8 +193,7 @@ def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
     r"""Every 2D rotation is :math:`R(a)` for one angle and 2D rotations commute; 3D rotations do not.
 
     ``proper=False`` draws improper orthogonal matrices (det = -1) instead of rotations."""
-    rng = np.random.default_rng(13)  # seed 13
-    err = 0.0
+    rng, err = np.random.default_rng(13), 0.0  # seed 13
     for _ in range(10):
         Q, _ = np.linalg.qr(rng.standard_normal((2, 2)))
         Q = Q if (np.linalg.det(Q) > 0) == proper else Q[:, ::-1]

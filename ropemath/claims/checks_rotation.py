@@ -214,8 +214,7 @@ def _transpose_wq(e: sp.Basic) -> sp.Basic:
 
 def weights_identity(*, transpose: bool = True) -> Outcome:
     r""":math:`(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q^\top R_{n-m} W_k x_n` (``transpose=False``: no T)."""
-    rng = np.random.default_rng(4)  # seed 4
-    err = 0.0
+    rng, err = np.random.default_rng(4), 0.0  # seed 4
     for _ in range(10):
         wq, wk = rng.standard_normal((2, 8, 8))
         xm, xn = rng.standard_normal((2, 8))
@@ -288,8 +287,7 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
 
 def lengths_and_angle(*, sign: int = -1) -> Outcome:
     r""":math:`\|R_m q\| = \|q\|`, and :math:`q\cdot k = \|q\|\|k\|\cos\alpha` with α the angle from k to q."""
-    rng = np.random.default_rng(15)  # seed 15
-    worst = 0.0
+    rng, worst = np.random.default_rng(15), 0.0  # seed 15
     for _ in range(20):
         q, k = rng.standard_normal((2, 2))
         pm = float(rng.integers(-1000, 1000))
