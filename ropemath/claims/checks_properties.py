@@ -21,9 +21,7 @@ from ropemath.theory.encodings import sinusoidal_encoding
 
 
 def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
-    r"""Each position gets its own rotation (absolute) while scores depend on m - n only (relative).
-
-    Positions are :math:`0, s, 2s, \dots` (``spacing`` s); ``sign`` is passed to :func:`relative_identity`."""
+    r"""Each position :math:`0, s, 2s, \dots` gets its own rotation (absolute); scores depend on m - n only."""
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
     pts = rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0))
     sq = np.sum(pts**2, axis=1)
@@ -35,8 +33,7 @@ def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"Absolute: R_m q for m = 0..511 (d = 8, seed 7) are {'' if closest > 1e-3 else 'NOT '}pairwise distinct, "
-        f"closest pair at relative "
-        f"distance {closest:.3f}. Relative: {rel.evidence}",
+        f"closest pair at relative distance {closest:.3f}. Relative: {rel.evidence}",
     )
 
 
@@ -64,8 +61,7 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
     r"""RoPE is multiplicative: :math:`f(x, m) = R_m x` is linear in x (no additive position term).
 
     ``additive`` c measures :math:`f(x, m) = R_m x + c\,p_m` instead (:math:`p_m` sinusoidal)."""
-    rng = np.random.default_rng(10)  # seed 10
-    x, y = rng.standard_normal((2, 16))
+    x, y = np.random.default_rng(10).standard_normal((2, 16))  # seed 10
     a, b = 1.7, -0.4
 
     def f(v: np.ndarray, m: float) -> np.ndarray:
@@ -73,10 +69,8 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
 
     err = float(np.max([np.max(np.abs(f(a * x + b * y, m) - a * f(x, m) - b * f(y, m))) for m in POSITIONS]))
     zero = float(np.max([np.max(np.abs(f(np.zeros(16), m))) for m in POSITIONS]))  # NaN propagates
-    out = identity(
-        max(err, zero), "f(a x + b y, m) vs a f(x, m) + b f(y, m), and f(0, m) = 0 (so no p_m is added)", tol=1e-10
-    )
-    return out
+    what = "f(a x + b y, m) vs a f(x, m) + b f(y, m), and f(0, m) = 0 (so no p_m is added)"
+    return identity(max(err, zero), what, tol=1e-10)
 
 
 def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
@@ -84,12 +78,8 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
 
     .. math:: \|R_m(x + e) - R_m x\| = \|e\|, \qquad \kappa_2(R_m) = \|R_m\|\,\|R_m^{-1}\| = 1
 
-    Measured for d = 64 at the positions of the rotation checks: the condition number, and the ratio
-    :math:`\|R_m e\|/\|e\|` for 16 random perturbations (seed 15).  ``stretch`` multiplies the last coordinate
-    before rotating (a non-orthogonal map) for the negative control.  Rounding of the *angles* is a separate
-    question (:func:`stability`)."""
-    scale = np.ones(64)
-    scale[-1] = stretch
+    ``stretch`` multiplies the last coordinate (a non-orthogonal map). Rounded angles: :func:`stability`."""
+    scale = np.append(np.ones(63), stretch)
     rng, worst = np.random.default_rng(15), 0.0  # seed 15
     for m in POSITIONS:
         a = rotation_matrix(m, 64) * scale  # columns scaled: R_m diag(scale)
@@ -102,9 +92,7 @@ def orthogonal_is_stable(*, stretch: float = 1.0) -> Outcome:
 def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str = "float64") -> Outcome:
     r"""Orthogonality makes :math:`\kappa_2(R) = 1`, but cannot protect angles rounded in a short format.
 
-    ``formats`` are the formats of the angles for the collision test (positions 256, 257) and the drift test;
-    ``inside`` the format of the angles inside the condition (positions 256 and 257 distinct, drift at 2048 below 1e-6).
-    """
+    ``formats``: angles for the collision (positions 256, 257) and drift tests; ``inside``: inside the condition."""
     short, mid = formats
     kappa = max(float(np.linalg.cond(rotation_matrix(m, 64))) for m in POSITIONS)
     bf = angles_in_format([256, 257], 128, dtype=short)[:, 0]
@@ -143,9 +131,7 @@ ROUNDED_ANGLES_READING = Alternative(
 
 
 def score_shape(*, what: str = "f_q") -> Outcome:
-    r""":math:`f_{q}(x_m, m) = R_m W_q x_m` is a d-vector; the score is the inner product of two of them.
-
-    Decides "``what`` is the score (a scalar)": ``"f_q"`` (the note's claim) or ``"f_q^T f_k"``."""
+    r""":math:`f_{q}(x_m, m) = R_m W_q x_m` is a d-vector; the score (``what`` claims it) is :math:`f_q^\top f_k`."""
     rng = np.random.default_rng(11)  # seed 11
     wq, wk = rng.standard_normal((2, 4, 4))
     xm, xn = rng.standard_normal((2, 4))
@@ -165,10 +151,8 @@ def score_shape(*, what: str = "f_q") -> Outcome:
 def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     r""":math:`a\cdot b` depends only on the angle when the norms are fixed (as under rotation), not in general.
 
-    The case outside the condition compares b with :math:`b' = \mathrm{scale}\cdot b` (same angle);
-    ``inside_scale`` multiplies the rotated k of the inside sample (1: norms fixed, inside the condition)."""
-    a, b1 = np.array([1.0, 0.0]), np.array([1.0, 0.0])
-    b2 = scale * b1
+    Outside: b vs :math:`b' = \mathrm{scale}\cdot b`; ``inside_scale`` multiplies the rotated k of the inside sample."""
+    a, b1, b2 = np.array([1.0, 0.0]), np.array([1.0, 0.0]), np.array([scale, 0.0])
     rng = np.random.default_rng(12)  # seed 12: rotated copies of fixed q, k in 2D
     q, k = rng.standard_normal((2, 2))
     alpha_q, alpha_k = np.arctan2(q[1], q[0]), np.arctan2(k[1], k[0])
@@ -184,8 +168,7 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
         f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): "
         "in general the dot product also scales with the norms. "
         f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual "
-        f"{within_tol(worst)} "
-        "over 20 rotations, so there only the angle matters.",
+        f"{within_tol(worst)} over 20 rotations, so there only the angle matters.",
     )
 
 
@@ -208,10 +191,8 @@ def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
         err if gap > 0.5 else float("inf"),
         "10 random proper orthogonal 2x2 matrices equal R(atan2) and 2D rotations commute (seed 13)",
     )
-    return Outcome(
-        out.verdict,
-        out.evidence + f" In 3D, 90-degree turns about x and z do not commute (|R_x R_z - R_z R_x| = {gap:.0f}).",
-    )
+    return Outcome(out.verdict, f"{out.evidence} In 3D, 90-degree turns about x and z do not commute "
+                   f"(|R_x R_z - R_z R_x| = {gap:.0f}).")
 
 
 def q_is_the_query(*, position_only: bool = False) -> Outcome:
@@ -219,18 +200,11 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
 
     .. math:: q_m = R^d_{\Theta,m} W_q x_m \quad (\text{RoFormer eq. 14, 16})
 
-    Two tokens x, x' at the same position give different q = W_q x, W_q x' (seed 16), so q is not a function
-    of the position; the sines and cosines enter only as the multipliers :math:`\cos(m\theta_i)`,
-    :math:`\sin(m\theta_i)` of the elementwise form, which holds for q = (1, 2, ..., 8) (the correction).
-    ``position_only=True`` builds q as the sinusoidal encoding :math:`p_m` instead (the note's description)."""
-    rng = np.random.default_rng(16)  # seed 16
+    Two tokens at one position give different q; ``position_only=True`` builds q as the sinusoidal :math:`p_m`."""
+    rng, m = np.random.default_rng(16), 5.0  # seed 16
     w_q = rng.standard_normal((8, 8))
     x, x2 = rng.standard_normal((2, 8))
-    m = 5.0
-    if position_only:
-        q, q2 = sinusoidal_encoding(m, 8), sinusoidal_encoding(m, 8)
-    else:
-        q, q2 = w_q @ x, w_q @ x2
+    q, q2 = (sinusoidal_encoding(m, 8), sinusoidal_encoding(m, 8)) if position_only else (w_q @ x, w_q @ x2)
     gap = float(np.max(np.abs(q - q2)))
     err = max(elementwise_error(np.arange(1.0, 9.0), p) for p in POSITIONS)
     example = {"d": 8, "m": int(m), "q for token x": num(q), "q for token x'": num(q2)}
