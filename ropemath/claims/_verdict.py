@@ -1,25 +1,22 @@
 r"""How a check turns what it measured into an :class:`~ropemath.claims.ledger.Outcome` (every ``checks_*`` module).
 
-:func:`identity`, :func:`refuted`, :func:`conditional` (``holds-if``), stable formatting (no rounding-level digits
-are ever printed), and :func:`rope`, the RoPE the notes describe.
+:func:`identity`, :func:`refuted`, :func:`conditional` (``holds-if``) and stable formatting (no rounding-level
+digits are ever printed).
 
 References: none (project convention).
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from ropemath.claims.ledger import NOTES_ROPE, Outcome
-from ropemath.core.apply import apply_rope
+from ropemath.claims.ledger import Outcome
 
 TOL = 1e-12  # relative residual below which a floating-point identity counts as exact
 GAP = 1e-6  # difference above which two sides of a counterexample count as different
-rope = functools.partial(apply_rope, **NOTES_ROPE)  # rope(x, m): RoFormer eq. (34) at position m
 
 
 def res(x: float) -> str:
@@ -85,9 +82,8 @@ def refuted(
     verdict = "fails" if gap > GAP else "holds"
     ok = bool(correction_residual <= tol)
     evidence = (
-        f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value "
-        f"is {num(actual)}. Correction checked: residual {within_tol(correction_residual, tol)} "
-        f"({'holds' if ok else 'does NOT hold'})."
+        f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value is {num(actual)}. "
+        f"Correction checked: residual {within_tol(correction_residual, tol)} ({'holds' if ok else 'does NOT hold'})."
     )
     example = {**inputs, "stated": num(stated), "actual": num(actual)}
     return Outcome(verdict, evidence, example, ok)

@@ -21,8 +21,9 @@ from ropemath.attention.linear import (
     weight_sum_deviation,
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
-from ropemath.claims._verdict import GAP, identity, max_diff, not_checkable, num, res, rope, shift_change, within_tol
+from ropemath.claims._verdict import GAP, identity, max_diff, not_checkable, num, res, shift_change, within_tol
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
+from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
 
 
@@ -97,9 +98,8 @@ def xl_breaks_linear(*, relative: bool = True) -> Outcome:
     gap = float(np.max(np.abs(f1 - f2)))
     return Outcome(
         "holds" if gap > GAP else "fails",
-        f"For one key (n = 0), phi(k_0 + r_(m-n)) differs between m = 1 and "
-        f"m = 2 by up to {gap:.3f} (seed 33): sum_n phi(k_n + r_(m-n)) v_n^T must be recomputed for every m, "
-        "N^2 feature evaluations in all.",
+        f"For one key (n = 0), phi(k_0 + r_(m-n)) differs between m = 1 and m = 2 by up to {gap:.3f} (seed 33): sum_n "
+        f"phi(k_n + r_(m-n)) v_n^T must be recomputed for every m, N^2 feature evaluations in all.",
     )
 
 
@@ -128,7 +128,7 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
     pos = np.arange(32.0)
     dev = weight_sum_deviation(q, k, pos, **NOTES_ROPE)
     # a map that does NOT keep norms, 2 R_m, factorises just as well
-    rq, rk = (2 * rope(elu_plus_one(q), pos), 2 * rope(elu_plus_one(k), pos))
+    rq, rk = (2 * apply_rope(elu_plus_one(q), pos, **NOTES_ROPE), 2 * apply_rope(elu_plus_one(k), pos, **NOTES_ROPE))
     scaled = float(np.max(np.abs((rq @ rk.T) @ v - rq @ (rk.T @ v))) / np.max(np.abs((rq @ rk.T) @ v)))
     corr = max_diff(
         rope_linear_attention_prefix(q, k, v, pos, **NOTES_ROPE), rope_linear_attention(q, k, v, pos, **NOTES_ROPE),
@@ -158,7 +158,7 @@ def _before_after(identity_weights: bool = False) -> tuple[float, float]:
     pos = np.arange(6.0)
 
     def before(p: np.ndarray) -> np.ndarray:
-        xr = rope(x, p)
+        xr = apply_rope(x, p, **NOTES_ROPE)
         return (xr @ wq.T) @ (xr @ wk.T).T
 
     def after(p: np.ndarray) -> np.ndarray:
@@ -208,11 +208,11 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
     pos = np.array([0.0, 1.0, 2.0, 5.0, 9.0, 10.0])
 
     def plain(p: np.ndarray) -> np.ndarray:
-        values = rope(v, p) if rotate_v else v
+        values = apply_rope(v, p, **NOTES_ROPE) if rotate_v else v
         return rope_softmax_attention(q, k, values, p, **NOTES_ROPE)
 
     def rotated_v(p: np.ndarray) -> np.ndarray:
-        return rope_softmax_attention(q, k, rope(v, p), p, **NOTES_ROPE)
+        return rope_softmax_attention(q, k, apply_rope(v, p, **NOTES_ROPE), p, **NOTES_ROPE)
 
     kept, leaked = shift_change(plain, pos, 5.0), shift_change(rotated_v, pos, 5.0)
     return Outcome(

@@ -1,8 +1,5 @@
-r"""Checks of the notes' complex-number derivation of 2D RoPE and of their 2D score formulas.
-
-Euler's formula, products and conjugates, "multiplying by :math:`e^{i\theta}` is :math:`R(\theta)`", each step
-of the derivation (proved by :func:`ropemath.symbolic.derivation.derivation_steps`; wrong variants scale or
-shift a step's right side), and the notes' formulas for the 2D score.
+r"""Checks of the notes' complex-number derivation of 2D RoPE (each step proved by
+:func:`ropemath.symbolic.derivation.derivation_steps`; wrong variants alter a step's right side) and 2D scores.
 
 >>> matrix_step_slip().counterexample["stated line"], polar_split().verdict
 ('[[1, 2*I]]', 'holds-if')
@@ -42,17 +39,14 @@ def _steps(*keys: str, factor: int = 1, shift: sp.Expr | int = 0) -> tuple[bool,
         flags = [verify_step(s) for s in chosen]
     else:
         flags = [s.verified for s in chosen]
-    text = "; ".join(
-        f"step {s.number} '{s.key}' ({s.title}) {'verified' if ok else 'NOT verified'}"
-        for s, ok in zip(chosen, flags, strict=True)
-    )
+    text = "; ".join(f"step {s.number} '{s.key}' ({s.title}) {'verified' if ok else 'NOT verified'}"
+                     for s, ok in zip(chosen, flags, strict=True))
     return all(flags), f"sympy derivation: {text}."
 
 
 def _symbolic(ok: bool, what: str) -> Outcome:
-    return Outcome(
-        "holds" if ok else "fails", f"{what}: {'proved' if ok else 'NOT proved'} by sympy (difference simplifies to 0)."
-    )
+    return Outcome("holds" if ok else "fails", f"{what}: {'proved' if ok else 'NOT proved'} by sympy (difference "
+                   "simplifies to 0).")
 
 
 def euler(*, sign: int = 1) -> Outcome:
@@ -152,8 +146,7 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
         worst < 1e-12 and gap > GAP, proved and inside_gap <= 1e-12, example,
         f"Only the real part fixed: f(z, m) = {name[encoding]} has f(z, 0) = z and Re[f(q,m) f*(k,n)] unchanged by "
         f"shifting m, n together (residual {within_tol(worst)}, 20 random cases, seed 20), yet at q = 1, k = i, m = n "
-        f"= 1 "
-        f"e^(i(Theta_f(q,1) - Theta_f(k,1))) misses e^(i Theta_g(q,k,0)) by {num(gap)}. With the complex product "
+        f"= 1 e^(i(Theta_f(q,1) - Theta_f(k,1))) misses e^(i Theta_g(q,k,0)) by {num(gap)}. With the complex product "
         f"fixed (f = {name[inside]}, as RoFormer §3.4.1) the relation holds on the same 20 cases (largest gap "
         f"{within_tol(inside_gap)}) and is an identity: {text}",
     )
@@ -359,9 +352,8 @@ def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
     scores = f"both {num(s_plus)} (cos is even)" if same else f"{num(s_plus)} and {num(s_minus)}"
     return Outcome(
         "fails" if abs(s_plus - s_minus) < 1e-12 else "holds",
-        f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and "
-        f"m - n = -1 are {scores}. "
-        f"What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
+        f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and m - n = -1 are "
+        f"{scores}. What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
         f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).", example, bool(corr.holds),
     )
 

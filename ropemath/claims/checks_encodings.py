@@ -50,10 +50,9 @@ def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
     special, gap = abs(eye[1, 0] - eye[6, 5]), abs(S[1, 0] - S[6, 5])
     return Outcome(
         "holds" if gap > GAP else "fails",
-        f"{'Random W_q, W_k (seed 37)' if generic else 'No content, W_q = W_k = I'}: score(1, 0) = "
-        f"{num(S[1, 0])}, score(6, 5) = {num(S[6, 5])}. (Special case: with no content and W_q^T W_k = I, "
-        f"p_i^T p_j = sum_t cos((i-j) w_t) is relative: residual {res(special)}; so some structure exists, but "
-        "learned weights break it.)",
+        f"{'Random W_q, W_k (seed 37)' if generic else 'No content, W_q = W_k = I'}: score(1, 0) = {num(S[1, 0])}, "
+        f"score(6, 5) = {num(S[6, 5])}. (Special case: with no content and W_q^T W_k = I, p_i^T p_j = sum_t cos((i-j) "
+        f"w_t) is relative: residual {res(special)}; so some structure exists, but learned weights break it.)",
     )
 
 

@@ -1,8 +1,4 @@
-r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the long-term decay.
-
-The definition of :math:`\Theta` (0- and 1-based), its range, shared frequencies, what fast and slow pairs
-resolve; the complex form of the score, Abel summation and its bound (:mod:`ropemath.theory.abel`), the trend
-of the bound, the base, and the limit of large d.
+r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the long-term decay (Abel summation).
 
 >>> theta_range().counterexample["ratio"], shared_frequencies().verdict
 (10.0, 'fails')
@@ -12,10 +8,13 @@ References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (3
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num, rope
-from ropemath.claims.ledger import Outcome
+from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
+from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
 from ropemath.core.spectrum import turns, wavelengths
 from ropemath.symbolic import proofs
@@ -28,13 +27,9 @@ from ropemath.theory.plateau import random_phase_level
 DIMS = (2, 4, 8, 64, 128, 4096)
 
 
-_ABEL: dict[tuple[int, float], dict[str, float]] = {}  # (sign, scale) -> measurements, computed once
-
-
+@functools.cache  # each (sign, scale) is measured once
 def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
     """Eq. (35)-(37) on 3 random q, k (d = 32, seed 0) at 3073 distances r: errors, violations of ``scale`` x bound."""
-    if (sign, scale) in _ABEL:
-        return _ABEL[sign, scale]
     rng = np.random.default_rng(0)  # seed 0
     r = np.concatenate([np.arange(-1024, 1025), rng.integers(-(10**6), 10**6 + 1, size=1024)]).astype(float)
     out = {"max_ratio": 0.0, "violations": 0.0, "abel_error": 0.0, "rope_error": 0.0}
@@ -42,22 +37,21 @@ def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
         q, k = rng.standard_normal((2, 32))
         n = float(rng.integers(-(10**6), 10**6 + 1))
         score = complex_score(q, k, sign * r, layout="interleaved")
-        rotated = rope(np.broadcast_to(q, (r.size, 32)), n + r) @ rope(k, n)
+        rotated = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, **NOTES_ROPE) @ apply_rope(k, n, **NOTES_ROPE)
         bound = scale * abel_bound(q, k, r, layout="interleaved")
         out["max_ratio"] = max(out["max_ratio"], float(np.max(np.abs(score) / bound)))
         out["violations"] += float(np.count_nonzero(np.abs(score) > bound * (1 + 1e-12)))
         out["abel_error"] = max(out["abel_error"], abel_identity_error(q, k, r, layout="interleaved"))
         scale_qk = float(np.linalg.norm(q) * np.linalg.norm(k))
         out["rope_error"] = max(out["rope_error"], float(np.max(np.abs(score - rotated))) / scale_qk)
-    _ABEL[sign, scale] = out
     return out
 
 
 def theta_one_based(*, shift: int = 1) -> Outcome:
     r""":math:`\theta_j = 10000^{-2(j-1)/d}`, j = 1..d/2 (the paper) — our :math:`\theta_{j-1}`."""
     err = max(
-        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1])) for d in DIMS
-        for j in range(1, d // 2 + 1)
+        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1]))
+        for d in DIMS for j in range(1, d // 2 + 1)
     )
     return identity(err, "10000^(-2(j-1)/d) written out for j = 1..d/2 vs ropemath.frequencies(d)[j-1], d up to 4096")
 
@@ -147,11 +141,8 @@ def clock_hands(*, b: float = 710.0) -> Outcome:
 def complex_score_form(*, sign: int = 1) -> Outcome:
     r"""Eq. (35): :math:`(R_m q)^\top(R_n k) = \mathrm{Re}[\sum_i h_i e^{i(m-n)\theta_i}]`."""
     out = _abel(sign)
-    return identity(
-        out["rope_error"],
-        "ropemath.theory.abel.complex_score vs apply_rope scores (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6), "
-        "relative", tol=1e-9,
-    )
+    what = "ropemath.theory.abel.complex_score vs apply_rope scores (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6), "
+    return identity(out["rope_error"], what + "relative", tol=1e-9)
 
 
 def abel_summation(*, sign: int = 1) -> Outcome:
@@ -248,9 +239,7 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
 
 
 def _large_d_limit(r: float) -> float:
-    r"""The large-d limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r)-\mathrm{Ci}(r/b))/\ln b`.
-
-    With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`."""
+    r"""The large-d limit of :math:`\frac2d\sum_i\cos(r\theta_i) \approx \int_0^1 \cos(r b^{-t})\,dt`, b = 10^4."""
     import mpmath  # a sympy dependency, imported only here
 
     return float((mpmath.ci(r) - mpmath.ci(r / 10000.0)) / mpmath.log(10000))
@@ -261,11 +250,8 @@ def decay_with_dimension(
 ) -> Outcome:
     r"""Refutes "as the dimension grows, far-apart inner products tend to 0" at fixed distances.
 
-    For q = k = (1, ..., 1) the normalised score :math:`\frac2d\sum_i\cos(r\theta_i)` tends to
-    :math:`L(r) = (\mathrm{Ci}(r) - \mathrm{Ci}(r/10^4))/\ln 10^4` as d grows.  The note fixes no distance, so the
-    check takes r in ``distances`` (near to far against the base 10^4) and d = 2^6 ... 2^22.  The claimed limit
-    (``claimed``: ``"zero"``, or ``"integral"`` for L(r)) is refuted at r when it is more than 10 times farther
-    from L(r) than the sum at d = 2^22 is."""
+    For q = k = (1, ..., 1), :math:`\frac2d\sum_i\cos(r\theta_i) \to L(r) = (\mathrm{Ci}(r) - \mathrm{Ci}(r/10^4))/\ln
+    10^4`. The ``claimed`` limit (0, or L(r)) is refuted at r when it is 10 times farther from L(r) than d = 2^22."""
     dims = tuple(2**e for e in (6, 10, 14, 18, 22))
     rows = {}
     for r in distances:
@@ -292,8 +278,7 @@ def decay_with_dimension(
 def decay_iterated_limit(*, distances: tuple[float, ...] = (1e6, 1e8, 1e10)) -> Outcome:
     r"""The iterated limit: :math:`d \to \infty` first, then :math:`r \to \infty`, the normalised score tends to 0.
 
-    For q = k = (1, ..., 1) the d -> infinity limit is :math:`L(r)` of :func:`decay_with_dimension`, which tends to
-    0 as r grows (Riemann–Lebesgue).  The check evaluates L at ``distances`` and requires it below 1e-3 at each."""
+    L(r) of :func:`decay_with_dimension` must be below 1e-3 at every r in ``distances`` (Riemann–Lebesgue)."""
     limits = [_large_d_limit(r) for r in distances]
     verdict = "holds" if all(abs(v) < 1e-3 for v in limits) else "fails"
     example = {"r": [int(r) for r in distances], "limit as d grows": [float(f"{v:.2g}") for v in limits]}
@@ -325,11 +310,8 @@ def same_frequencies_as_sinusoidal(*, component: int = 0) -> Outcome:
         pe = sinusoidal_encoding(1.0, d)[component::2]
         err = max(err, float(np.max(np.abs(pe - np.sin(1.0 / 10000.0 ** (2 * t / d))))))
         err = max(err, float(np.max(np.abs(frequencies(d) - 10000.0 ** (-2 * t / d)))))
-    return identity(
-        err,
-        "sin components of the sinusoidal encoding at position 1 vs sin(1/10000^(2t/d)), and RoPE's theta_t vs "
-        "10000^(-2t/d), d in {8, 64, 512}",
-    )
+    return identity(err, "sin components of the sinusoidal encoding at position 1 vs sin(1/10000^(2t/d)), and "
+                    "RoPE's theta_t vs 10000^(-2t/d), d in {8, 64, 512}")
 
 
 def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:

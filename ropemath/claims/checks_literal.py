@@ -21,9 +21,10 @@ import sympy as sp
 
 from ropemath.attention.linear import elu_plus_one
 from ropemath.attention.softmax import rope_attention_weights, rope_softmax_attention
-from ropemath.claims._verdict import GAP, TOL, conditional, identity, num, refuted, res, rope, shift_change, within_tol
+from ropemath.claims._verdict import GAP, TOL, conditional, identity, num, refuted, res, shift_change, within_tol
 from ropemath.claims.checks_rotation import POSITIONS
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
+from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error, norm_error, orthogonality_error, relative_position_error
 from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
 from ropemath.symbolic.common import is_zero, rotation
@@ -353,14 +354,14 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     r"""§2.9 as written: RoPE is the sinusoidal :math:`p_m = x + yi` times :math:`\cos m\theta + i\sin m\theta`."""
     q, m = np.array([1.0, 0.0]), 1.0
     p = sinusoidal_encoding(m, 2)  # (sin m, cos m), the sinusoidal pair at d = 2 (omega_0 = theta_0 = 1)
-    stated, actual = rotation_2d(m) @ (p if multiplied == "p_m" else q), rope(q, m)
+    stated, actual = rotation_2d(m) @ (p if multiplied == "p_m" else q), apply_rope(q, m, **NOTES_ROPE)
     rotated_p = [rotation_2d(float(r)) @ sinusoidal_encoding(float(r), 2) for r in range(6)]
     constant = max(float(np.max(np.abs(v - rotated_p[0]))) for v in rotated_p)
     rng, worst = np.random.default_rng(54), 0.0  # seed 54: the correction f(q, m) = e^{i m theta} q on random q, m
     for _ in range(20):
         x, r = rng.standard_normal(2), float(rng.integers(-1000, 1000))
         z = complex(*x) * cmath.exp(1j * r)
-        worst = max(worst, float(np.max(np.abs(rope(x, r) - [z.real, z.imag]))))
+        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, **NOTES_ROPE) - [z.real, z.imag]))))
     gap = float(np.max(np.abs(stated - actual)))
     ok = worst <= 1e-9  # |m| up to 1000 rad, both sides form the same angle m theta = m
     return Outcome(
@@ -381,8 +382,8 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     q, k = np.random.default_rng(55).standard_normal((2, 6, 8))  # seed 55
 
     def weights(p: np.ndarray) -> np.ndarray:
-        keys = rope(k, p) if rotate_keys else k
-        s = rope(q, p) @ keys.T / np.sqrt(8.0)
+        keys = apply_rope(k, p, **NOTES_ROPE) if rotate_keys else k
+        s = apply_rope(q, p, **NOTES_ROPE) @ keys.T / np.sqrt(8.0)
         e = np.exp(s - s.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
@@ -426,7 +427,7 @@ def distinct_pair_frequencies(*, base: float = 10000.0) -> Outcome:
 def doubled_goal_formula(*, doubled: bool = True) -> Outcome:
     r"""The goal line as scraped, :math:`A = g\,A = g` (a chain), for RoPE's :math:`A = g = q^\top R_{n-m} k`."""
     q = k = np.array([2.0, 0.0])  # m = n = 0: A = g = |q|^2 = 4
-    a, g = float(rope(q, 0.0) @ rope(k, 0.0)), float(q @ k)
+    a, g = float(apply_rope(q, 0.0, **NOTES_ROPE) @ apply_rope(k, 0.0, **NOTES_ROPE)), float(q @ k)
     chain = abs(a - g * a) if doubled else abs(a - g)
     return Outcome(
         "fails" if chain > GAP else "holds",
@@ -442,7 +443,7 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
     query = k_n if symbol == "k_n" else q_m
 
     def score(a: np.ndarray, b: np.ndarray, m: float, n: float) -> float:
-        return float(rope(a, m) @ rope(b, n))
+        return float(apply_rope(a, m, **NOTES_ROPE) @ apply_rope(b, n, **NOTES_ROPE))
 
     stated, actual = score(query, k_n, m, n), score(q_m, k_n, m, n)
     corr = max(abs(score(q_m, k_n, m + s, n + s) - actual) for s in (-5.0, 3.0, 1000.0))  # relative in m - n
@@ -472,8 +473,8 @@ def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
 
     def scores(p: np.ndarray) -> np.ndarray:
         if project:
-            return (rope(x, p) @ wq.T) @ (rope(x, p) @ wk.T).T
-        return rope(x @ wq.T, p) @ rope(x @ wk.T, p).T
+            return (apply_rope(x, p, **NOTES_ROPE) @ wq.T) @ (apply_rope(x, p, **NOTES_ROPE) @ wk.T).T
+        return apply_rope(x @ wq.T, p, **NOTES_ROPE) @ apply_rope(x @ wk.T, p, **NOTES_ROPE).T
 
     change = shift_change(scores, np.arange(6.0), 5.0)
     return Outcome(
@@ -539,7 +540,7 @@ def index_shift(*, matrix_first: int = 1) -> Outcome:
     r"""§4 (:math:`\theta_1..\theta_{d/2}`) and §4.1 (:math:`\theta_0..\theta_{d/2-1}`) with §3's :math:`\theta_k`."""
     d, m, q = 8, 1.0, np.eye(8)[0]  # theta_k = 10^-k at d = 8
     matrix = _display_matrix(m, d, matrix_first) @ q
-    fast = rope(q, m)  # eq. (34), theta_0..theta_(d/2-1)
+    fast = apply_rope(q, m, **NOTES_ROPE)  # eq. (34), theta_0..theta_(d/2-1)
     corr = max(float(np.max(np.abs(_display_matrix(p, d, 0) - rotation_matrix(p, d)))) for p in POSITIONS)
     inputs = {"d": 8, "theta_k": "10^-k", "m": 1, "q": "e_0", "coordinate": 1}
     return refuted(
@@ -573,7 +574,7 @@ def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     a, b = np.random.default_rng(65).standard_normal((2, 16, 16))  # seed 65
     worst = 0.0
     for m in POSITIONS:
-        ra, rb = stretch * rope(a, m), stretch * rope(b, m)
+        ra, rb = stretch * apply_rope(a, m, **NOTES_ROPE), stretch * apply_rope(b, m, **NOTES_ROPE)
         lengths = float(np.max(np.abs(np.linalg.norm(ra, axis=-1) / np.linalg.norm(a, axis=-1) - 1)))
         worst = max(worst, lengths, float(np.max(np.abs(_angle(ra, rb) - _angle(a, b)))))
     worst = max(worst, norm_error(a, 3.0) if stretch == 1.0 else 0.0, orthogonality_error(3.0, 16))
@@ -675,11 +676,11 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
 
     :math:`f_q(x_m, 0)` is the note's own final form :math:`(W_q x_m)e^{i0\theta}`: RoPE at position 0."""
     wq, x = np.array([[2.0, 1.0], [0.0, 1.0]]), {"m": np.array([1.0, 0.0]), "n": np.array([0.0, 1.0])}
-    f_q0, stated = rope(wq @ x["m"], 0.0), wq @ x[token]
+    f_q0, stated = apply_rope(wq @ x["m"], 0.0, **NOTES_ROPE), wq @ x[token]
     rng, corr = np.random.default_rng(61), 0.0  # seed 61: the correction for random W_q, x_m
     for _ in range(10):
         w, xm = rng.standard_normal((2, 2)), rng.standard_normal(2)
-        corr = max(corr, float(np.max(np.abs(rope(w @ xm, 0.0) - w @ xm))))
+        corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, **NOTES_ROPE) - w @ xm))))
     out = refuted(
         float(stated[0]), float(f_q0[0]),
         {"W_q": [[2.0, 1.0], [0.0, 1.0]], "x_m": [1.0, 0.0], "x_n": [0.0, 1.0], "coordinate": 0}, corr,
@@ -697,7 +698,7 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
 
     For m = -50..50 the angle from x to :math:`R(m\theta)x` is :math:`m\theta` (mod 2π), all at least 1e-3 apart."""
     x, ms = np.array([0.6, -0.8]), np.arange(-50.0, 51.0)
-    y = rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms)
+    y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, **NOTES_ROPE)
     turned = np.arctan2(x[0] * y[:, 1] - x[1] * y[:, 0], y @ x)  # signed angle from x to y
     err = float(np.max(np.abs(np.exp(1j * turned) - np.exp(1j * per_position * ms))))
     diff = np.angle(np.exp(1j * (turned[:, None] - turned[None, :])))

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num, rope, within_tol
+from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num, within_tol
 from ropemath.claims.checks_rotation import POSITIONS, _relative_residual, relative_identity
-from ropemath.claims.ledger import Alternative, Outcome
+from ropemath.claims.ledger import NOTES_ROPE, Alternative, Outcome
+from ropemath.core.apply import apply_rope
 from ropemath.core.checks import elementwise_error
 from ropemath.core.precision import angles_in_format, largest_distinct_integer, phase_error
 from ropemath.core.rotation import rotation_2d, rotation_matrix
@@ -23,7 +24,7 @@ from ropemath.theory.encodings import sinusoidal_encoding
 def absolute_and_relative(*, spacing: float = 1.0, sign: int = 1) -> Outcome:
     r"""Each position :math:`0, s, 2s, \dots` gets its own rotation (absolute); scores depend on m - n only."""
     d, q = 8, np.random.default_rng(7).standard_normal(8)  # seed 7
-    pts = rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0))
+    pts = apply_rope(np.broadcast_to(q, (512, d)), spacing * np.arange(512.0), **NOTES_ROPE)
     sq = np.sum(pts**2, axis=1)
     dist = sq[:, None] + sq[None, :] - 2 * pts @ pts.T
     np.fill_diagonal(dist, np.inf)
@@ -53,7 +54,7 @@ def any_length(*, sign: int = 1) -> Outcome:
 def invertible(*, sign: int = -1) -> Outcome:
     r""":math:`R_{-m} R_m x = x`: the rotation loses no information (undone by :math:`R_{\mathrm{sign}\,m}`)."""
     x = np.random.default_rng(9).standard_normal((16, 64))  # seed 9
-    err = max(max_diff(rope(rope(x, m), sign * m), x) for m in POSITIONS)
+    err = max(max_diff(apply_rope(apply_rope(x, m, **NOTES_ROPE), sign * m, **NOTES_ROPE), x) for m in POSITIONS)
     return identity(err, "apply_rope(apply_rope(x, m), -m) - x for 16 random x in R^64 (seed 9)", tol=1e-10)
 
 
@@ -65,7 +66,7 @@ def multiplicative(*, additive: float = 0.0) -> Outcome:
     a, b = 1.7, -0.4
 
     def f(v: np.ndarray, m: float) -> np.ndarray:
-        return rope(v, m) + additive * sinusoidal_encoding(m, 16)
+        return apply_rope(v, m, **NOTES_ROPE) + additive * sinusoidal_encoding(m, 16)
 
     err = float(np.max([np.max(np.abs(f(a * x + b * y, m) - a * f(x, m) - b * f(y, m))) for m in POSITIONS]))
     zero = float(np.max([np.max(np.abs(f(np.zeros(16), m))) for m in POSITIONS]))  # NaN propagates
@@ -165,10 +166,9 @@ def dot_and_angle(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
     example = {"a": num(a), "b": num(b1), "b'": num(b2), "angle": 0.0, "a.b": float(a @ b1), "a.b'": float(a @ b2)}
     return conditional(
         bool(abs(a @ b1 - a @ b2) > GAP), worst < 1e-12, example,
-        f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): "
-        "in general the dot product also scales with the norms. "
-        f"For rotated copies of fixed q, k (seed 12) it is |q||k| cos(angle between them): residual "
-        f"{within_tol(worst)} over 20 rotations, so there only the angle matters.",
+        f"Same angle (0), {'different' if a @ b1 != a @ b2 else 'equal'} dot products ({a @ b1:g} vs {a @ b2:g}): in "
+        f"general the dot product also scales with the norms. For rotated copies of fixed q, k (seed 12) it is |q||k| "
+        f"cos(angle between them): residual {within_tol(worst)} over 20 rotations, so there only the angle matters.",
     )
 
 

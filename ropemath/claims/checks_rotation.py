@@ -1,9 +1,6 @@
 r"""Checks of the notes' claims about the rotation matrices :math:`R^d_{\Theta,m}` and the RoPE score.
 
-Transpose, composition, inverse, orthogonality, norms, the relative-position identity and its wrong variants,
-the elementwise form, the block structure (and the even d it needs), the counter-clockwise sense.  Each check's
-keyword arguments make its claim wrong (:mod:`.controls`); where a sympy proof backs a check, the wrong variant
-also alters the proof's right side.
+Where a sympy proof backs a check, the wrong variant (:mod:`.controls`) also alters the proof's right side.
 
 >>> transpose_rule().verdict, transpose_rule(sign=-1).verdict, even_dimension().verdict
 ('holds', 'fails', 'holds-if')
@@ -13,13 +10,15 @@ References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, rope, within_tol
-from ropemath.claims.ledger import Outcome
+from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, within_tol
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
+from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_2d, rotation_matrix
 from ropemath.symbolic import proofs, refutations
 from ropemath.symbolic.common import a, b, is_zero, k0, k1, m, n, q0, q1, rotation, theta, thetas
@@ -32,20 +31,11 @@ def _unchanged(expr: sp.Basic) -> sp.Basic:
     return expr
 
 
-_ZERO: dict[sp.Basic, bool] = {}  # expression -> is_zero(expression), computed once
-
-
-def _zero(expr: sp.Basic) -> bool:
-    """:func:`ropemath.symbolic.common.is_zero`, remembered (a non-zero expression costs a full ``simplify``)."""
-    if expr not in _ZERO:
-        _ZERO[expr] = is_zero(expr)
-    return _ZERO[expr]
+_zero = functools.cache(is_zero)  # a non-zero expression costs a full simplify: each is tested once
 
 
 def _proved(*names: str, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged) -> tuple[bool, str]:
-    """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text.
-
-    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side."""
+    """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text."""
     ok, texts = True, []
     for p in (proofs.get_proof(name) for name in names):
         holds = bool(p.holds) and _zero(p.lhs - wrong(p.rhs))
@@ -70,10 +60,8 @@ def _relative_sign(sign: int) -> Callable[[sp.Basic], sp.Basic]:
 
 def _random_pairs(seed: int, d: int, count: int) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     rng = np.random.default_rng(seed)
-    return [
-        (rng.standard_normal(d), rng.standard_normal(d), *map(float, rng.integers(-(10**4), 10**4, 2)))
-        for _ in range(count)
-    ]
+    return [(rng.standard_normal(d), rng.standard_normal(d), *map(float, rng.integers(-(10**4), 10**4, 2)))
+            for _ in range(count)]
 
 
 def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign: int = 1) -> float:
@@ -86,10 +74,7 @@ def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign:
 
 def transpose_rule(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`; ``sign`` states :math:`R_{-\mathrm{sign}\,m}` instead."""
-    err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d)))) for pm in POSITIONS
-        for d in DIMS
-    )
+    err = max(max_diff(rotation_matrix(pm, d).T, rotation_matrix(-sign * pm, d)) for pm in POSITIONS for d in DIMS)
     return _with_proof(
         err, "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions", "transpose", wrong=lambda e: e.subs(a, sign * a)
     )
@@ -98,7 +83,7 @@ def transpose_rule(*, sign: int = 1) -> Outcome:
 def composition_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_a R_b = R_{a+b}` (angles add); ``sign`` states :math:`R_{a + \mathrm{sign}\, b}`."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d) @ rotation_matrix(pn, d) - rotation_matrix(pm + sign * pn, d))))
+        max_diff(rotation_matrix(pm, d) @ rotation_matrix(pn, d), rotation_matrix(pm + sign * pn, d))
         for pm in POSITIONS for pn in (-3.0, 5.0) for d in DIMS
     )
     return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10, wrong=lambda e: e.subs(b, sign * b))
@@ -107,7 +92,7 @@ def composition_rule(*, sign: int = 1) -> Outcome:
 def inverse_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse); ``sign`` flips the claim."""
     err = max(
-        float(np.max(np.abs(np.linalg.inv(rotation_matrix(pm, d)) - rotation_matrix(-sign * pm, d))))
+        max_diff(np.linalg.inv(rotation_matrix(pm, d)), rotation_matrix(-sign * pm, d))
         for pm in POSITIONS for d in DIMS
     )
     return _with_proof(
@@ -129,7 +114,10 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
     r""":math:`\|R^d_{\Theta,m} x\| = \|x\|`; the claim is :math:`\|R x\| = \mathrm{factor}\,\|x\|`."""
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
     nx = np.linalg.norm(x, axis=-1)
-    err = max(float(np.max(np.abs(np.linalg.norm(rope(x, pm), axis=-1) - factor * nx) / nx)) for pm in POSITIONS)
+    err = max(
+        float(np.max(np.abs(np.linalg.norm(apply_rope(x, pm, **NOTES_ROPE), axis=-1) - factor * nx) / nx))
+        for pm in POSITIONS
+    )
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
 
@@ -138,8 +126,8 @@ def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     err = max(
         abs(
             float(
-                rope(q, pm)
-                @ rope(k, pm + shift)
+                apply_rope(q, pm, **NOTES_ROPE)
+                @ apply_rope(k, pm + shift, **NOTES_ROPE)
                 - q @ k
             )
         )
@@ -160,7 +148,7 @@ def relative_identity(*, sign: int = 1) -> Outcome:
 def transpose_product(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}` (``sign = -1``: :math:`R_{m-n}`)."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d).T @ rotation_matrix(pn, d) - rotation_matrix(sign * (pn - pm), d))))
+        max_diff(rotation_matrix(pm, d).T @ rotation_matrix(pn, d), rotation_matrix(sign * (pn - pm), d))
         for pm in POSITIONS for pn in (-3.0, 5.0, 777.0) for d in DIMS
     )
     return _with_proof(
@@ -170,9 +158,7 @@ def transpose_product(*, sign: int = 1) -> Outcome:
 
 
 def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
-    """The registered refutation ``name`` rebuilt for ``claim`` (same correct form, counterexample, zero test).
-
-    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one."""
+    """The registered refutation ``name`` rebuilt for ``claim``; ``gap`` is the true side minus ``claim``."""
     r0 = refutations.get_refutation(name)
     return refutations.refute(
         r0.name, r0.claim_latex, source=r0.source, correct=r0.correct, claim=claim, values=dict(r0.values),
@@ -231,12 +217,10 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
 def elementwise_form(*, sign: int = 1) -> Outcome:
     r"""RoFormer eq. (34): :math:`R x = x \otimes \cos + (-x_1, x_0, \dots) \otimes \sin` (interleaved).
 
-    ``sign = -1`` states :math:`x \otimes \cos - \mathrm{rot}(x) \otimes \sin`, which is :math:`R_{-m} x`.
-    Also measures the sparsity the notes invoke: :math:`R^d_{\Theta,m}` has 2d non-zero entries of
-    :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
+    ``sign = -1`` states :math:`R_{-m} x`. Also counts the non-zero entries of :math:`R^d_{\Theta,m}` (2d of d²)."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
-        max_diff(rope(x[:d], sign * pm), rotation_matrix(pm, d) @ x[:d])
+        max_diff(apply_rope(x[:d], sign * pm, **NOTES_ROPE), rotation_matrix(pm, d) @ x[:d])
         / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
@@ -253,9 +237,7 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
 
 
 def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outcome:
-    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d.
-
-    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold."""
+    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d (``inside``), not for odd ``d``."""
     err = 0.0
     for e in inside:  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
         loop = np.zeros((e, e))
@@ -267,9 +249,9 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
             err = float("inf")
     # odd d: Theta = {theta_i, i = 1..d/2} has no last index, the blocks cover 2 floor(d/2) < d coordinates
     covered = 2 * (d // 2)
+    refused = "accepted"
     try:
         rotation_matrix(1.0, d)
-        refused = "accepted"
     except ValueError as exc:
         refused = f"refused ({exc})"
     example = {"d": d, "d/2": d / 2, "coordinates covered by the 2x2 blocks": covered}
@@ -277,11 +259,10 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
         covered != d, err <= TOL, example,
         f"d in {list(inside)}: the d/2 blocks R(m theta_i) built by a loop "
         f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual "
-        f"{within_tol(err)}). "
-        f"{'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
-        f"{' is not an index bound and' if d % 2 else ' and'} the blocks cover {'only ' if covered != d else ''}"
-        f"{covered} of {d} coordinates; "
-        f"ropemath.rotation_matrix(1, {d}) is {refused}.",
+        f"{within_tol(err)}). {'Odd' if d % 2 else 'Even'} d = {d}: d/2 = "
+        f"{d / 2}{' is not an index bound and' if d % 2 else ' and'} the blocks cover "
+        f"{'only ' if covered != d else ''}{covered} of {d} coordinates; ropemath.rotation_matrix(1, {d}) is "
+        f"{refused}.",
     )
 
 
@@ -294,15 +275,12 @@ def lengths_and_angle(*, sign: int = -1) -> Outcome:
         nq, nk = float(np.hypot(*q)), float(np.hypot(*k))
         alpha = np.arctan2(q[1], q[0]) + sign * np.arctan2(k[1], k[0])  # polar angles, not the dot product
         worst = max(worst, abs(float(np.hypot(*(rotation_2d(pm) @ q))) - nq) / nq, abs(q @ k - nq * nk * np.cos(alpha)))
-    return identity(
-        worst, "|R(m) q| vs |q| and q.k vs |q||k| cos(alpha_q - alpha_k) from polar angles, 20 cases (seed 15)"
-    )
+    what = "|R(m) q| vs |q| and q.k vs |q||k| cos(alpha_q - alpha_k) from polar angles, 20 cases (seed 15)"
+    return identity(worst, what)
 
 
 def pairwise_rotation(*, shift: int = 0) -> Outcome:
-    r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores.
-
-    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs)."""
+    r""":math:`R^d_{\Theta,m}` turns pair i by :math:`m\theta_{i+\mathrm{shift}}`; the score sums the pair scores."""
     rng = np.random.default_rng(6)  # seed 6
     d, err = 8, 0.0
     theta_i = [10000.0 ** (-2 * (i + shift) / d) for i in range(d // 2)]  # written out, independent of ropemath
@@ -326,13 +304,11 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
 
 
 def counterclockwise(*, sign: int = 1) -> Outcome:
-    r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`).
-
-    ``sign = -1`` states the clockwise turn."""
+    r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (0 < θ < π); ``sign = -1``: clockwise."""
     v = np.array([1.0, 0.0])
     err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
+    w = np.array([0.6, -0.8])
     for t in (0.3, 1.0, 2.5):
-        w = np.array([0.6, -0.8])
         u = rotation_2d(t) @ w
         turned = np.arctan2(w[0] * u[1] - w[1] * u[0], w @ u)  # signed angle from w to u
         err = max(err, abs(turned - sign * t))

@@ -161,8 +161,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"the angle between $q$ and $k$ must be kept.",
         quote=r"旋转后的向量内积可以表示为: R m q ⋅ R n k = ∥ R m q ∥ ∥ R n k ∥ cos ( ( m − n ) θ ) = "
         r"∥ q ∥ ∥ k ∥ cos ( ( m − n ) θ ) " + _R_M_Q_R_N_K + r" = \|\mathbf{R}_m \mathbf{q}\| "
-        r"\|\mathbf{R}_n \mathbf{k}\| "
-        r"\cos((m - n)\theta) = \|\mathbf{q}\| \|\mathbf{k}\| \cos((m - n)\theta) "
+        r"\|\mathbf{R}_n \mathbf{k}\| \cos((m - n)\theta) = \|\mathbf{q}\| \|\mathbf{k}\| \cos((m - n)\theta) "
         r"RmqRnk=Rmq∥∥Rnkcos((mn)θ)=q∥∥kcos((mn)θ)"),
     entry("n001-cross-term", "2.8.1 推导公式", "fails", D.missing_cross_term,
         r"$R_m q \cdot R_n k = (q \cdot k)\cos((m-n)\theta)$.",

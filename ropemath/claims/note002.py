@@ -31,20 +31,18 @@ CODE = "4.2 代码实现"
 
 # the two displayed formulas of §4 and §4.1, whitespace-normalised (the rubric test compares normalised text)
 _MATRIX_DISPLAY = (
-    r"\boldsymbol{R}_{\Theta, m}^d = \begin{pmatrix} \cos m\theta_1 & -\sin m\theta_1 & 0 & 0 & "
-    r"\cdots & 0 & 0 \\ \sin m\theta_1 & \cos m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ 0 & 0 & \cos "
-    r"m\theta_2 & -\sin m\theta_2 & \cdots & 0 & 0 \\ 0 & 0 & \sin m\theta_2 & \cos m\theta_2 & "
-    r"\cdots & 0 & 0 \\ \vdots & \vdots & \vdots & \vdots & \ddots & \vdots & \vdots \\ 0 & 0 & 0 & 0 "
-    r"& \cdots & \cos m\theta_{d/2} & -\sin m\theta_{d/2} \\ 0 & 0 & 0 & 0 & \cdots & \sin "
-    r"m\theta_{d/2} & \cos m\theta_{d/2} \end{pmatrix}"
+    r"\boldsymbol{R}_{\Theta, m}^d = \begin{pmatrix} \cos m\theta_1 & -\sin m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ \sin "
+    r"m\theta_1 & \cos m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ 0 & 0 & \cos m\theta_2 & -\sin m\theta_2 & \cdots & 0 & 0 "
+    r"\\ 0 & 0 & \sin m\theta_2 & \cos m\theta_2 & \cdots & 0 & 0 \\ \vdots & \vdots & \vdots & \vdots & \ddots & "
+    r"\vdots & \vdots \\ 0 & 0 & 0 & 0 & \cdots & \cos m\theta_{d/2} & -\sin m\theta_{d/2} \\ 0 & 0 & 0 & 0 & \cdots & "
+    r"\sin m\theta_{d/2} & \cos m\theta_{d/2} \end{pmatrix}"
 )
 _ELEMENTWISE_DISPLAY = (
-    r"R_m q = \begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ q_4 \\ \vdots \\ q_{d-2} \\ q_{d-1} "
-    r"\end{pmatrix} \otimes \begin{pmatrix} \cos m\theta_0 \\ \cos m\theta_0 \\ \cos m\theta_1 \\ "
-    r"\cos m\theta_1 \\ \vdots \\ \cos m\theta_{d/2-1} \\ \cos m\theta_{d/2-1} \end{pmatrix} + "
-    r"\begin{pmatrix} -q_1 \\ q_0 \\ -q_3 \\ \vdots \\ -q_{d-1} \\ q_{d-2} \end{pmatrix} \otimes "
-    r"\begin{pmatrix} \sin m\theta_0 \\ \sin m\theta_0 \\ \sin m\theta_1 \\ \sin m\theta_1 \\ \sin "
-    r"m\theta_1 \\ \vdots \\ \sin m\theta_{d/2-1} \\ \sin m\theta_{d/2-1} \end{pmatrix}"
+    r"R_m q = \begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ q_4 \\ \vdots \\ q_{d-2} \\ q_{d-1} \end{pmatrix} \otimes "
+    r"\begin{pmatrix} \cos m\theta_0 \\ \cos m\theta_0 \\ \cos m\theta_1 \\ \cos m\theta_1 \\ \vdots \\ \cos "
+    r"m\theta_{d/2-1} \\ \cos m\theta_{d/2-1} \end{pmatrix} + \begin{pmatrix} -q_1 \\ q_0 \\ -q_3 \\ \vdots \\ "
+    r"-q_{d-1} \\ q_{d-2} \end{pmatrix} \otimes \begin{pmatrix} \sin m\theta_0 \\ \sin m\theta_0 \\ \sin m\theta_1 \\ "
+    r"\sin m\theta_1 \\ \sin m\theta_1 \\ \vdots \\ \sin m\theta_{d/2-1} \\ \sin m\theta_{d/2-1} \end{pmatrix}"
 )
 _NORM_ANGLE = (
     "旋转是一种**正交变换**,它不会改变向量的模长(长度),也不会改变两个向量之间的相对角度"
