@@ -82,7 +82,8 @@ def linear_attention(*, normalised: bool = True) -> Outcome:
     return identity(
         err if positive else float("inf"),
         "shared-sum O(N) form vs per-pair O(N^2) form and a plain loop "
-        "(N = 16, seed 32); elu(x) + 1 > 0 and exp(x) > 0 (so softmax too) on [-30, 30]", tol=1e-12,
+        "(N = 16, seed 32); elu(x) + 1 > 0 and exp(x) > 0 (so softmax too) on [-30, 30]",
+        tol=1e-12,
     )
 
 
@@ -145,7 +146,8 @@ def norm_is_not_the_reason(*, distance: int = 3) -> Outcome:
         f"norms, 2 R_m, factorises just as well (residual {within_tol(scaled)}). Correction: R is linear and "
         f"R_m^T R_n = R_(n-m), so sum_n R_n phi(k_n) v_n^T is accumulated once (prefix form vs quadratic: "
         f"residual {within_tol(corr)}); the denominator is left unrotated so it stays positive (smallest "
-        f"{den.min():.3f}).", example, bool(corr <= 1e-12 and den.min() > 0),
+        f"{den.min():.3f}).",
+        example, bool(corr <= 1e-12 and den.min() > 0),
     )
 
 

@@ -99,7 +99,8 @@ def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
         "holds" if equal else "fails",
         f"(1, i) times a 2x2 matrix is a 1x2 row, not the number z: at theta = 0, x = 1, y = 2 it is "
         f"{stated.subs(at).tolist()} while z = {z.subs(at)} (its entries only sum to z). Correction "
-        f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.", example,
+        f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.",
+        example,
         ok,
     )
 
@@ -235,7 +236,8 @@ def solution_2d(*, sign: int = 1) -> Outcome:
     return identity(
         worst if ok else float("inf"),
         f"{text} Numerically, Re[(W_q x_m)(W_k x_n)* e^(i(m-n)theta)] vs "
-        "(R(m theta) W_q x_m)^T (R(n theta) W_k x_n), 20 random cases (seed 23)", tol=1e-12,
+        "(R(m theta) W_q x_m)^T (R(n theta) W_k x_n), 20 random cases (seed 23)",
+        tol=1e-12,
     )
 
 
@@ -320,7 +322,8 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         f"{example['q, k = (1, 0), (0, 1) at m - n = 1: true side']}, stated 0. Over 20 random cases at "
         f"m - n = +-1 (seed 25) the largest relative gap is {num(worst)}; it "
         f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap "
-        f"{within_tol(worst_correction)}).", example if verdict == "fails" else None, bool(worst_correction < 1e-12),
+        f"{within_tol(worst_correction)}).",
+        example if verdict == "fails" else None, bool(worst_correction < 1e-12),
     )
 
 
@@ -337,7 +340,8 @@ def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
         "fails" if abs(s1 - s2) > GAP else "holds",
         f"q.k = q.k' = 0 and the same m - n = 1, but the scores are {num(s1)} and {num(s2)}. Correction: the "
         f"score is q^T R_(n-m) k, a function of q, k and m - n (sympy proof '{corr.name}' "
-        f"{'holds' if corr.holds else 'FAILS'}).", example, bool(corr.holds),
+        f"{'holds' if corr.holds else 'FAILS'}).",
+        example, bool(corr.holds),
     )
 
 
@@ -354,7 +358,8 @@ def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
         "fails" if abs(s_plus - s_minus) < 1e-12 else "holds",
         f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and m - n = -1 are "
         f"{scores}. What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
-        f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).", example, bool(corr.holds),
+        f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).",
+        example, bool(corr.holds),
     )
 
 

@@ -170,7 +170,8 @@ def tupe_position_term(*, m_matrix: tuple[tuple[float, float], ...] = ((1.0, 0.0
         f"p_1^T M p_1 = {num(s11)}; sympy's split leaves the absolute part {absolute}. Correction: it is "
         f"relative iff every diagonal 2x2 block is a I + b J (absolute part then {fixed}; split residual "
         f"{parts['residual']}) and, for d > 2 with distinct frequencies, every off-diagonal block is 0: at d = 4 an "
-        f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.", example,
+        f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.",
+        example,
         bool(fixed == 0 and parts["residual"] == 0),
     )
 

@@ -120,7 +120,8 @@ def shared_frequencies(*, other: int = 1) -> Outcome:
         "fails" if same else "holds",
         f"Coordinates 0 and 1 both rotate with theta_0 = {num(theta[0])} (d = 4): "
         f"d coordinates, d/2 frequencies. Correction: one frequency per pair, the d/2 values distinct "
-        f"(d = 128: {'64 distinct' if distinct else 'NOT distinct'}).", example, bool(distinct),
+        f"(d = 128: {'64 distinct' if distinct else 'NOT distinct'}).",
+        example, bool(distinct),
     )
 
 
@@ -198,7 +199,8 @@ def score_decays(*, slowest_only: bool = False) -> Outcome:
         f"Even for q = k = (1, ..., 1) the score rises from r = {r1} to {r1 + 1} ({num(s[r1])} -> {num(s[r1 + 1])}); "
         f"for random q, k (seed 0) |score| is {num(abs(sr[0]))} at r = 0 and {num(abs(sr[far]))} at r = {far}. "
         f"Correction: the Abel upper bound decays as a trend ({text}) and bounds every score "
-        f"({'no' if bound_ok else 'SOME'} violations).", example, bool(trend and bound_ok),
+        f"({'no' if bound_ok else 'SOME'} violations).",
+        example, bool(trend and bound_ok),
     )
 
 
@@ -323,6 +325,7 @@ def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:
         "fails" if abs(two - stated) > GAP else "holds",
         f"In the 2D case RoFormer's formula gives theta = 10000^0 = {two}; for every d in {DIMS} the "
         f"theta_i lie in (1e-4, 1] ({'checked' if inside else 'NOT so'}). 10000 is the base of the "
-        f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.", example,
+        f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.",
+        example,
         bool(inside),
     )

@@ -156,7 +156,8 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
         f"d = 2, m = 1, x = (1, 0): R x = {num(actual)}, the right side with the {product} product is "
         f"{num(stated)} ({stated.size} entries). Correction (elementwise product, RoFormer eq. 34) vs dense R x, "
         f"d in {{2, 8, 64}}, 6 positions (seed 52): residual {within_tol(worst, 1e-9)} "
-        f"({'holds' if ok else 'does NOT hold'}).", example, ok,
+        f"({'holds' if ok else 'does NOT hold'}).",
+        example, ok,
     )
 
 
@@ -197,7 +198,8 @@ def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
         f"N = 8, d = 8, elu + 1 features (seed 53): key sums formed once and shared by every query reproduce the "
         f"per-pair outputs with the {encoding} encoding to {within_tol(chosen)} (relative). Correction: what breaks "
         f"the shared sums is a relative term inside the key features, phi(W_k x_n + r_(m-n)) (Transformer-XL): "
-        f"there the shared sums miss by {relative:.2f}.", example, relative > GAP,
+        f"there the shared sums miss by {relative:.2f}.",
+        example, relative > GAP,
     )
 
 
@@ -239,7 +241,8 @@ def negative_angle(*, sin_parity: int = -1) -> Outcome:
     return Outcome(
         "holds" if ok else "fails",
         f"sympy: parity rule with sin(-t) = {sin_parity:+d} sin t {'proved' if rule else 'NOT proved'}; the matrix "
-        f"it gives {'equals' if ok else 'does NOT equal'} R(-theta) and the note's [[cos, sin], [-sin, cos]].", example,
+        f"it gives {'equals' if ok else 'does NOT equal'} R(-theta) and the note's [[cos, sin], [-sin, cos]].",
+        example,
     )
 
 
@@ -612,7 +615,8 @@ def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length"
         f"hidden_states of shape (1, 3, 8) viewed as (bsz, q_len, num_heads, head_dim) = {viewed.shape}; the "
         f"comment's shape is {claimed} ({int(np.prod(claimed))} entries for {viewed.size} numbers). Correction "
         f"[batch_size x seq_length x num_heads x head_dim], then transpose(1, 2): the round trip back to "
-        f"(1, 3, 8) has residual {within_tol(back)}.", inputs, back <= TOL,
+        f"(1, 3, 8) has residual {within_tol(back)}.",
+        inputs, back <= TOL,
     )
 
 
@@ -637,7 +641,8 @@ def parity_literal(*, count_from: int = 0) -> Outcome:
         f"At position 1 (d = 8) the sines sin(omega_t) sit at subscripts {sines} and the cosines at {cosines}; "
         f"numbered from {count_from} the sine dimensions are {numbered}. Correction: the sines p_(i,2t) are the "
         f"even subscripts 2t, i.e. the odd-numbered dimensions only when counting from 1 "
-        f"({'checked' if corrected else 'NOT so'}).", None if ok else example, bool(corrected),
+        f"({'checked' if corrected else 'NOT so'}).",
+        None if ok else example, bool(corrected),
     )
 
 
@@ -666,7 +671,8 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
         "fails" if broken else "holds",
         f"Bias indexed by {indexed_by}: with the same token everywhere, score(1, 0) - score(4, 3) = {num(gap)}, "
         f"and i - j = 1 in both. Correction b_(i-j) (ropemath.theory.encodings.relative_bias): shifting all 8 "
-        f"positions by 3 changes the scores by {within_tol(corr)} (relative).", example if broken else None,
+        f"positions by 3 changes the scores by {within_tol(corr)} (relative).",
+        example if broken else None,
         bool(corr <= TOL),
     )
 
@@ -689,7 +695,8 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
     return Outcome(
         out.verdict,
         f"{out.evidence} (W_q x_{token} = {num(stated)}, f_q(x_m, 0) = {num(f_q0)}; the correction "
-        "W_q x_m = f_q(x_m, 0) is checked for 10 random W_q, x_m, seed 61.)", out.counterexample, out.correction_holds,
+        "W_q x_m = f_q(x_m, 0) is checked for 10 random W_q, x_m, seed 61.)",
+        out.counterexample, out.correction_holds,
     )
 
 
@@ -732,7 +739,8 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
         "fails" if out[0].shape != () else "holds",
         f"SDPA maps (Q, K, V) to N = 5 vectors o_m of shape {list(out[0].shape)} (seed 62); an inner product of two "
         f"vectors is one number. Correction: its scores are inner products, softmax((q_m / sqrt d)^T k_n) equals "
-        f"its weights (residual {within_tol(corr)}).", example, bool(corr <= TOL),
+        f"its weights (residual {within_tol(corr)}).",
+        example, bool(corr <= TOL),
     )
 
 
@@ -750,5 +758,6 @@ def sparse_is_inefficient(*, storage: str = "sparse") -> Outcome:
         f"Multiplications for R x: {costs}. With R stored {storage}, its product costs "
         f"{'more than' if stated_slow else 'the same as'} eq. (34). Correction: the dense product "
         f"({costs[128]['dense']} at d = 128) is what wastes work ({'checked' if dense_slow else 'NOT so'}); "
-        "sparsity is what eq. (34) exploits.", None if stated_slow else example, bool(dense_slow),
+        "sparsity is what eq. (34) exploits.",
+        None if stated_slow else example, bool(dense_slow),
     )

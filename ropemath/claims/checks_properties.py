@@ -47,7 +47,8 @@ def any_length(*, sign: int = 1) -> Outcome:
     return identity(
         max(err, orth),
         f"relative identity and orthogonality at positions up to 2^20, (m, n) = {_pairs(big)} "
-        "(float64 angles; the angle rounding grows like |m| 2^-52)", tol=1e-8,
+        "(float64 angles; the angle rounding grows like |m| 2^-52)",
+        tol=1e-8,
     )
 
 
@@ -127,7 +128,8 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str
 #: :func:`stability`.
 ROUNDED_ANGLES_READING = Alternative(
     "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
-    "the format the model runs in).", "holds-if", stability,
+    "the format the model runs in).",
+    "holds-if", stability,
 )
 
 
@@ -145,7 +147,8 @@ def score_shape(*, what: str = "f_q") -> Outcome:
         "fails" if broken else "holds",
         f"f_q(x_m, m) has shape {f_q.shape} (a rotated query), the score is a scalar: {num(score)} for "
         f"random W, x (seed 11). Correction f_q^T f_k = x_m^T W_q^T R_(n-m) W_k x_n: residual "
-        f"{within_tol(residual, 1e-10)}.", example, bool(residual <= 1e-10),
+        f"{within_tol(residual, 1e-10)}.",
+        example, bool(residual <= 1e-10),
     )
 
 
@@ -213,7 +216,8 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
         f"At the same position m = {m:.0f}, two tokens give q that differ by up to {num(gap)} (d = 8, seed 16): "
         f"q = W_q x_m carries the token, not the position. Correction: the sines and cosines are the multipliers "
         f"cos(m theta_i), sin(m theta_i); the elementwise formula equals R_m q for q = (1, 2, ..., 8) "
-        f"(residual {within_tol(err, 1e-10)}).", example if gap > GAP else None, bool(err <= 1e-10),
+        f"(residual {within_tol(err, 1e-10)}).",
+        example if gap > GAP else None, bool(err <= 1e-10),
     )
 
 

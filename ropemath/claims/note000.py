@@ -57,7 +57,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 "一樣 as 'like the absolute encoding above': additive absolute encodings are unsuitable for linear "
-                "attention too", "fails",
+                "attention too",
+                "fails",
                 L.absolute_breaks_linear),
         )),
     entry("n000-definitions", "基本定義", "holds-if", R.even_dimension,
@@ -110,7 +111,8 @@ ENTRIES: tuple[Entry, ...] = (
         quote=r"Θ={θi=100002(i1)/d,i[1,2,,d/2]}\Theta = \{\theta_i = 10000^{-2(i-1)/d}, i \in [1, 2, \ldots, d/2]\}"),
     entry("n000-weights-transpose", "一般化", "fails", R.weights_missing_transpose,
         r"$q_m^\top k_n = (R^d_{\Theta,m} W_q x_m)^\top (R^d_{\Theta,n} W_k x_n) = x_m^\top W_q R^d_{\Theta,n-m} W_k "
-        r"x_n$.", correction=r"$x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$",
+        r"x_n$.",
+        correction=r"$x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$",
         reading=r"The LaTeX source has $\top$ on $x_m$ but none on $W_q$, so this is not a symbol lost in scraping "
         r"(RoFormer eq. 16 prints the same expression). Without $W_q^\top$ it holds only for symmetric $W_q$.",
         quote=r"qmkn=(RΘ,mdWqxm)(RΘ,ndWkxn)=xmWqRΘ,nmdWkxn\boldsymbol{q}_m^\top \boldsymbol{k}_n = "
@@ -156,7 +158,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"$\theta_i$ re-indexed from 0 in this section ($\theta_i = 10000^{-2i/d}$), as RoFormer eq. (35) "
-                "tacitly does", "holds",
+                "tacitly does",
+                "holds",
                 F.complex_score_form),
         )),
     entry("n000-decay", "Long-term Decay", "fails", F.score_decays,
@@ -211,9 +214,11 @@ MERGED: tuple[tuple[str, str], ...] = (
     (r"\boldsymbol{k}_n + \boldsymbol{q}_m^\top \boldsymbol{r}_{m-n}", "n000-xl-not-linear"),
     (r"若使用線性注意力就沒辦法預先求出 n\sum_n:", "n000-xl-not-linear"),
     (r"\phi(\boldsymbol{k}_n + \boldsymbol{r}_{m-n}) \boldsymbol{v}_n", "n000-xl-not-linear"),
-    ("所以最後又變回 O(N2)O (N^2)", "n000-xl-not-linear"), (r"\mathbb{S}_N = \{w_i\}_{i=1}^{N}", "n000-definitions"),
+    ("所以最後又變回 O(N2)O (N^2)", "n000-xl-not-linear"),
+    (r"\mathbb{S}_N = \{w_i\}_{i=1}^{N}", "n000-definitions"),
     ("RoPE: 將 Query 與 Key 的內積轉為只有相對位置資訊:", "n000-goal"),
-    ("用複數的基本性質可以求得:", "n000-2d-complex"), ("先把整個體分成 d/2d/2 個二維空間:", "n000-definitions"),
+    ("用複數的基本性質可以求得:", "n000-2d-complex"),
+    ("先把整個體分成 d/2d/2 個二維空間:", "n000-definitions"),
     (r"= \boldsymbol{R}_{\Theta,m}^d W_{\{q,k\}} \boldsymbol{x}_m", "n000-block-diagonal"),
     ("利用旋轉矩陣稀疏性實作高效能計算:", "n000-elementwise"),
     (r"\mathrm{sim}(\boldsymbol{q}_m, \boldsymbol{k}_n) \boldsymbol{v}_n}", "n000-attention"),

@@ -106,12 +106,14 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"$g$ read as the complex product, required relative as Su does ($f(q,m) f^*(k,n) = g$): the split "
-                r"follows; from the real part alone it follows only under that condition.", "holds-if",
+                r"follows; from the real part alone it follows only under that condition.",
+                "holds-if",
                 D.polar_split),
         )),
     entry("n001-modulus", "2.5 求解模长", "holds-if", L.modulus_initial_condition,
         r"Setting $n = m$ (in §2.4's relations): $R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = \|q\|\|k\|$, "
-        r"so $R_f(q,m) = \|q\|$.", condition=INITIAL,
+        r"so $R_f(q,m) = \|q\|$.",
+        condition=INITIAL,
         quote=r"代入 m = n m = n m=n 后,我们得到: R f ( q , m ) R f ( k , n ) = R g ( q , k , 0 ) = R f ( q , 0 ) R f "
         r"( k , 0 ) = ∥ q ∥ ∥ k ∥ R_f(q, m) R_f(k, n) = R_g(q, k, 0) = R_f(q, 0) R_f(k, 0) = \| q \| \| k \| "
         r"Rf(q,m)Rf(k,n)=Rg(q,k,0)=Rf(q,0)Rf(k,0)=q∥∥k",
@@ -119,7 +121,8 @@ ENTRIES: tuple[Entry, ...] = (
         r"$R_f(q,m)^2 = \|q\|^2$, so the 'we can set' (我们可以设定) is forced."),
     entry("n001-angle", "2.6 求解角度", "holds-if", L.angle_initial_condition,
         r"$\Theta_f(q,m) - \Theta_f(k,m) = \Theta_g(q,k,0) = \Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)$, "
-        r"hence $\Theta_f(q,m) = \Theta(q) + \varphi(m)$.", condition=INITIAL,
+        r"hence $\Theta_f(q,m) = \Theta(q) + \varphi(m)$.",
+        condition=INITIAL,
         quote=r"Θ f ( q , m ) − Θ f ( k , m ) = Θ g ( q , k , 0 ) = Θ f ( q , 0 ) − Θ f ( k , 0 ) = Θ ( q ) − Θ ( k ) "
         r"\Theta_f(q, m) - \Theta_f(k, m) = \Theta_g(q, k, 0) = \Theta_f(q, 0) - \Theta_f(k, 0) = \Theta(q) - "
         r"\Theta(k) Θf(q,m)Θf(k,m)=Θg(q,k,0)=Θf(q,0)Θf(k,0)=Θ(q)Θ(k)",
@@ -198,7 +201,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"'x + yi' read as the vector RoPE encodes (its query or key), not the sinusoidal $p_m$: RoPE "
-                r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.", "holds",
+                r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.",
+                "holds",
                 D.complex_times_is_rotation),
         )),
     entry("n001-pairs", "2.10 多维情况", "holds", R.pairwise_rotation,
@@ -259,13 +263,15 @@ ENTRIES: tuple[Entry, ...] = (
                 F.bound_decreases,
             ),            Alternative(
                 "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
-                "function tends to 0 as r grows.", "holds",
+                "function tends to 0 as r grows.",
+                "holds",
                 F.decay_iterated_limit),
         )),
     entry("n001-pair-index", "2.10 多维情况", "holds", F.pair_index,
         r"Coordinate $j$ uses the angle $\theta_i$ with $i = \lfloor j/2 \rfloor$.",
         quote=r"i i i 表示第 i i i 个旋转角度,它跟偶数维向量的第 j j j个维度的关系是 i = ⌊ j 2 ⌋ i = \left\lfloor "
-        r"\frac{j}{2} \right\rfloor i=2j", reading=r"0-based j, as the note's $q_0, \dots, q_{d-1}$.",
+        r"\frac{j}{2} \right\rfloor i=2j",
+        reading=r"0-based j, as the note's $q_0, \dots, q_{d-1}$.",
         alternatives=(
             Alternative(
                 "'第 j 个维度' read as an ordinal counted from 1 (the first coordinate is j = 1).", "fails",

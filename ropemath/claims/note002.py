@@ -117,7 +117,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
-                r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.", "fails",
+                r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
+                "fails",
                 L.embedding_rotated_before_projection),
         )),
     entry("n002-converse", IDEA, "fails", D.converse,
@@ -180,7 +181,8 @@ ENTRIES: tuple[Entry, ...] = (
         r"display $R^d_{\Theta,m}$: the same matrix (RoFormer eq. 14)."),
     entry("n002-index-shift", MATH, "fails", L.index_shift,
         r"With the note's $\theta_k = 10000^{-2k/d}$, the §4 matrix (blocks $\theta_1, \dots, \theta_{d/2}$) is the "
-        r"rotation that §4.1 computes (factors $\theta_0, \dots, \theta_{d/2-1}$).", quote=_MATRIX_DISPLAY,
+        r"rotation that §4.1 computes (factors $\theta_0, \dots, \theta_{d/2-1}$).",
+        quote=_MATRIX_DISPLAY,
         reading="§4.1 presents its formula as what engineering uses in place of 'the matrix above', so both must give "
         "R_m q. The subscripts are one apart and §3 fixes theta_k, so they are judged together.",
         correction=r"Subscript the blocks $\theta_0, \dots, \theta_{d/2-1}$, or define $\theta_i = "
@@ -214,7 +216,8 @@ ENTRIES: tuple[Entry, ...] = (
         r"K_rot^T, to which the softmax is applied row by row."),
     entry("n002-every-layer", CODE, "not-checkable", A.rotate_after_projection,
         "RoPE must be re-applied in every layer because position information added once is diluted as layers mix "
-        "features.", quote="加一次是**不够的**.是的,位置信息会随着层数增加而**衰减**.",
+        "features.",
+        quote="加一次是**不够的**.是的,位置信息会随着层数增加而**衰减**.",
         reason="A claim about what trained networks retain. The checkable part is different: the rotation must act on "
         "q, k after W_q, W_k for scores to be relative (measured here; entry n002-inside-attention)."),
     entry("n002-no-loss", CODE, "holds", P.invertible,
@@ -223,12 +226,14 @@ ENTRIES: tuple[Entry, ...] = (
         reading="Read as: the map is invertible, $R_m^{-1} = R_{-m}$, so $x$ is recovered exactly from $R_m x$."),
     entry("n002-norm-angle", CODE, "holds", L.lengths_and_same_angle,
         "A rotation is an orthogonal transform: it keeps vector lengths, and the angle between two vectors rotated "
-        "the same way.", quote=_NORM_ANGLE,
+        "the same way.",
+        quote=_NORM_ANGLE,
         reading="The lengths and the first case of the parenthesis ('以相同的方式') are judged here; the second case "
         "('基于位置差异的方式') is n002-angle-different."),
     entry("n002-angle-different", CODE, "fails", L.angle_under_different_rotations,
         r"Vectors rotated 'based on the position difference' ($R_m q$, $R_n k$ with $m \ne n$) keep their angle: "
-        r"$\angle(R_m q, R_n k) = \angle(q, k)$.", quote=_NORM_ANGLE,
+        r"$\angle(R_m q, R_n k) = \angle(q, k)$.",
+        quote=_NORM_ANGLE,
         correction=r"$\angle(R_m q, R_n k) = \angle(q, R_{n-m} k)$: it changes with $m - n$ and is unchanged only "
         r"when both positions move together.",
         alternatives=(
@@ -255,7 +260,8 @@ ENTRIES: tuple[Entry, ...] = (
         )),
     entry("n002-weighted-average", CODE, "holds", A.softmax_weights,
         r"Self-attention takes a weighted average of all tokens: $o_m = \sum_n a_{m,n} v_n$ with $a_{m,n} > 0$, "
-        r"$\sum_n a_{m,n} = 1$.", quote="自注意力层会将所有 token 的信息进行加权平均,前馈网络层则进行非线性变换.",
+        r"$\sum_n a_{m,n} = 1$.",
+        quote="自注意力层会将所有 token 的信息进行加权平均,前馈网络层则进行非线性变换.",
         reading="The first clause is judged; the second (the feed-forward layer is non-linear) is a description."),
     entry("n002-shape-comment", CODE, "fails", L.flash_shape_comment,
         "The code comment: the input (query states) has the shape [batch_size x seq_length x head_dim x hidden_dim].",
@@ -314,7 +320,8 @@ MERGED: tuple[tuple[str, str], ...] = (
     ("高维的“旋转”(叫变换)矩阵有多个小旋转矩阵组成", "n002-block-rotation"),
     ("**不同频率**: 为每个二维平面分配一个不同的旋转“基频” `θ_k`.", "n002-frequencies"),
     ("(以及通过不quick 也不 slow的信息捕捉不那么远的频率不高不低的临近信息)", "n002-near-far"),
-    (r"$\boldsymbol{R}_{\Theta, m}^d$是旋转的矩阵(变换矩阵)", "n002-rotation-2d"), (_SPARSE, "n002-index-shift"),
+    (r"$\boldsymbol{R}_{\Theta, m}^d$是旋转的矩阵(变换矩阵)", "n002-rotation-2d"),
+    (_SPARSE, "n002-index-shift"),
     ("在实践中,RoPE**并非在输入层一次性完成,而是在每个Transformer层的自注意力模块内部动态"
      "应用**.", "n002-inside-attention"),
     ("当计算注意力时,模型会先生成常规的Q和K向量.", "n002-inside-attention"),
@@ -326,7 +333,8 @@ MERGED: tuple[tuple[str, str], ...] = (
      "、混合", "n002-every-layer"),
     ("RoPE 编码的是**相对位置**信息.", "n002-relative-angle"),
     ("在每一层重新应用 RoPE,能够确保无论当前层学习到何种复杂的特征", "n002-every-layer"),
-    ("这得益于其数学本质是一种**旋转变换**:", "n002-no-loss"), ("RoPE 的核心是利用向量的旋转操作.", "n002-no-loss"),
+    ("这得益于其数学本质是一种**旋转变换**:", "n002-no-loss"),
+    ("RoPE 的核心是利用向量的旋转操作.", "n002-no-loss"),
     ("能够同时考虑它们的语义内容和它们之间的相对距离,而不是单纯地改变词的含义.", "n002-similarity"),
     ("RoPE 并非“修改”或“替换”了词的原始语义嵌入,而是在其之上增加了位置维度上的“上下文”.", "n002-no-loss"),
     ("深层的注意力机制将难以有效利用这些信息.", "n002-every-layer"),

@@ -81,11 +81,13 @@ ENTRIES: tuple[Entry, ...] = (
     entry("n004-transformer-xl", "Relative Position Embedding", "holds", E.relative_schemes,
         r"Transformer-XL: $q_m^\top k_n = x_m^\top W_q^\top W_k x_n + x_m^\top W_q^\top \tilde W_k \tilde p_{m-n} + "
         r"u^\top W_q^\top W_k x_n + v^\top W_q^\top \tilde W_k \tilde p_{m-n}$ depends on positions only through $m - "
-        r"n$.", quote="qmkn=xmWqWkxn+xmWqW~kp~mn+uWqWkxn+vWqW~kp~mn",
+        r"n$.",
+        quote="qmkn=xmWqWkxn+xmWqW~kp~mn+uWqWkxn+vWqW~kp~mn",
         reading=SCRAPED + r"('p~mn' is $\tilde p_{m-n}$), as in RoFormer eq. (6)."),
     entry("n004-t5", "Relative Position Embedding", "fails", L.t5_bias_literal,
         r"T5: $q_m^\top k_n = x_m^\top W_q^\top W_k x_n + b_{i,j}$ with $b_{i,j}$ a learnable bias indexed by the "
-        r"positions $i, j$ turns the relative position into a bias term.", quote="qmkn=xmWqWkxn+bi,j",
+        r"positions $i, j$ turns the relative position into a bias term.",
+        quote="qmkn=xmWqWkxn+bi,j",
         correction=r"$q_m^\top k_n = x_m^\top W_q^\top W_k x_n + b_{m-n}$: T5's bias is a learned function of the "
         r"(bucketed) distance; a table $b_{i,j}$ over position pairs is absolute.",
         reading="The subscript 'i,j' is visible (RoFormer eq. 7 prints the same); i, j also differ from the m, n of "
@@ -131,7 +133,8 @@ ENTRIES: tuple[Entry, ...] = (
         )),
     entry("n004-complex-inner", "Derivation of RoPE under 2D", "holds", D.complex_inner_product,
         r"$a\cdot b = a_1b_1 + a_2b_2 = \mathrm{Re}(z_a \bar z_b)$, with $z_a \bar z_b = a_1b_1 + a_2b_2 + i(a_2b_1 - "
-        r"a_1b_2)$.", quote="zazb=(a1+a2i)(b1b2i)=a1b1+a1(b2i)+a2ib1+a2i(b2i)=a1b1+a2b2+i(a2b1a1b2)",
+        r"a_1b_2)$.",
+        quote="zazb=(a1+a2i)(b1b2i)=a1b1+a1(b2i)+a2ib1+a2i(b2i)=a1b1+a2b2+i(a2b1a1b2)",
         reading=SCRAPED + "(the bar of the conjugate and the minus signs of 'b1b2i', 'a1(b2i)', 'a2b1a1b2')."),
     entry("n004-polar-split", "Derivation of RoPE under 2D", "fails", L.polar_split_literal,
         r"$R_q(x_q, m) R_k(x_k, n) = R_g(x_q, x_k, n-m)$ and $\Theta_k(x_k, n) - \Theta_q(x_q, m) = \Theta_g(x_q, "
@@ -146,7 +149,8 @@ ENTRIES: tuple[Entry, ...] = (
         alternatives=(
             Alternative(
                 r"$g$ read as the complex product, required relative: the split follows; from the real inner "
-                r"product alone it follows only under that condition.", "holds-if",
+                r"product alone it follows only under that condition.",
+                "holds-if",
                 D.polar_split),
         )),
     entry("n004-modulus", "Derivation of RoPE under 2D", "holds", D.radial_choice,
@@ -294,7 +298,8 @@ ENTRIES: tuple[Entry, ...] = (
         reading=SCRAPED + "(the minus signs of '-x2, x1, -x4, ...' and the two ⊗). 1-based indices."),
     entry("n004-decay-complex", "Long-term decay of RoPE", "holds", F.complex_score_form,
         r"$(R_m W_q x_m)^\top (R_n W_k x_n) = \mathrm{Re}[\sum_{i=0}^{d/2-1} q_{[2i:2i+1]} k^*_{[2i:2i+1]} "
-        r"e^{i(m-n)\theta_i}]$.", quote="(RΘ,mdWqxm)(RΘ,ndWkxn)=Re[i=0d/21q[2i:2i+1]k[2i:2i+1]ei(mn)θi]",
+        r"e^{i(m-n)\theta_i}]$.",
+        quote="(RΘ,mdWqxm)(RΘ,ndWkxn)=Re[i=0d/21q[2i:2i+1]k[2i:2i+1]ei(mn)θi]",
         reading=SCRAPED + "0-based pairs and frequencies θ_i = 10000^(-2i/d), as in the note's 'Properties'."),
     entry("n004-abel", "Long-term decay of RoPE", "holds", F.abel_summation,
         r"With $h_i = q_{[2i:2i+1]} k^*_{[2i:2i+1]}$, $S_j = \sum_{i<j} e^{i(m-n)\theta_i}$, $h_{d/2} = 0$, $S_0 = "
@@ -336,7 +341,8 @@ ENTRIES: tuple[Entry, ...] = (
         reason="An empirical claim about trained models."),
     entry("n004-cail", "Evaluation on Chinese Data", "not-checkable", A.empirical,
         "On CAIL2019-SCM RoFormer beats BERT and WoBERT at length 512 and clearly at 1024; word-level WoBERT beats "
-        "character-level BERT.", quote="当RoFormer输入长为512时, 能够略优于BERT和WoBERT.",
+        "character-level BERT.",
+        quote="当RoFormer输入长为512时, 能够略优于BERT和WoBERT.",
         reason=EMPIRICAL + " (The faster inference of word-level models depends on a tokenizer and a corpus.)"),
     entry("n004-absolute-implements-relative", "Summary", "holds", P.absolute_and_relative,
         "RoPE implements a relative position encoding by means of an absolute one.",
@@ -388,7 +394,8 @@ MERGED: tuple[tuple[str, str], ...] = (
     ("Self-Attention中采用的是sim(qm,kn)=exp(qmkn/d), 它具有O(N2) 的复杂度.", "n004-linear-attention"),
     ("其中ϕ(),φ() 通常是非负函数, 例如ϕ(x)=φ(x)=elu(x)+1, 或者ϕ(qi)=softmax(qi),φ(kj)=exp(kj).",
      "n004-linear-attention"),
-    ("从而不增加Linear Attention的复杂度:", "n004-linear-rope-form"), ("其中 为逐元素点乘.", "n004-elementwise"),
+    ("从而不增加Linear Attention的复杂度:", "n004-linear-rope-form"),
+    ("其中 为逐元素点乘.", "n004-elementwise"),
     ("在RoPE的作用下, 将向量q=Wqxm,k=Wkxn 两维两维的分组成对, 其内积可以写成:", "n004-decay-complex"),
     ("其中q[2i:2i+1] 代表q 中的第2i 到第2i+1 个元素, k 同理.", "n004-decay-complex"),
     ("hi=q[2i:2i+1]k[2i:2i+1],Sj=i=0j1ei(mn)θi, 同时设hd/2=0,S0=0, 由Abel变换可以得到:", "n004-abel"),
