@@ -1,7 +1,6 @@
 r"""Ledger entries for note 000, "RoPE: Rotray Position Embedding" (Ethan Lai, zh-TW), in the note's order.
 
-The scraped page prints each formula twice (rendered text, then LaTeX source); quotes keep both, formulas are
-read from the LaTeX.  :data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
+The scraped page prints each formula twice (rendered, then LaTeX); quotes keep both, formulas are read from the LaTeX.
 
 References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/posts/ml-rope (2026-01-27,
 CC BY-NC-SA 4.0); Su et al., *RoFormer*, arXiv:2104.09864 v5.

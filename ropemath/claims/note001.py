@@ -1,7 +1,6 @@
 r"""Ledger entries for note 001, "旋转位置编码(RoPE)公式详细推导过程" (kler.cn, zh-CN), in the note's order.
 
-The derivation follows Su Jianlin's blog with one ``f`` but writes only the real part of the requirement and
-never states :math:`f(x, 0) = x`.  :data:`MERGED` lists the note's other mathematical sentences.
+It follows Su Jianlin's derivation but writes only the real part of the requirement and never states f(x, 0) = x.
 
 References: kler.cn/a/538912.html; Su Jianlin, kexue.fm/archives/8265; Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """

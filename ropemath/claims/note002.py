@@ -1,7 +1,6 @@
 r"""Ledger entries for note 002, "精英笔记：旋转位置编码 (RoPE)" (study note, zh-CN), in the note's order.
 
 Includes the Q&A blocks and the comments of its code listing; headings are copied without the Markdown ``#``.
-:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
 References: "精英笔记：旋转位置编码 (RoPE)" (no author given); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """

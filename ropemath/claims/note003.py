@@ -1,7 +1,6 @@
 r"""Ledger entries for note 003, "RoPE" (a Jupyter Book page, en), in the note's order.
 
 The note uses the paper's 1-based :math:`\theta_i` and writes :math:`\mathbf R_{m\theta} = R(m\theta)`.
-:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
 References: "RoPE", a Jupyter Book page (no author given); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """

@@ -2,7 +2,6 @@ r"""Ledger entries for note 004, "RoPE / RoFormer: Enhanced Transformer with Rot
 
 The scrape lost superscripts, minus signs, roots and stars (":math:`q_m^\top k_n`" reads "qmkn"); a ``reading``
 says which it restores, while a *visible* wrong letter or index is judged as written (rubric 1).
-:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
 References: DaNing, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding" (CC BY 4.0);
 Su et al., *RoFormer*, arXiv:2104.09864 v5.
