@@ -68,7 +68,8 @@ def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
     )
     inputs = {"d": d, "t": 0, "positions i": [0, 1], "k": "any fixed number (5 used)"}
     return refuted(
-        stated, actual, inputs, correction, f"p_(1,0) - p_(0,0) with the argument {variable}/10000^(2t/d)"
+        stated, actual, inputs, correction,
+        f"p_(1,0) - p_(0,0) with the argument {variable}/10000^(2t/d)"
         + (" (0 for every fixed k: all positions get the same encoding)" if variable == "k" else "")
         + " vs the sinusoidal encoding (Vaswani et al.)",
     )
