@@ -100,8 +100,7 @@ def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
         f"(1, i) times a 2x2 matrix is a 1x2 row, not the number z: at theta = 0, x = 1, y = 2 it is "
         f"{stated.subs(at).tolist()} while z = {z.subs(at)} (its entries only sum to z). Correction "
         f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.",
-        example,
-        ok,
+        example, ok,
     )
 
 

@@ -171,8 +171,7 @@ def tupe_position_term(*, m_matrix: tuple[tuple[float, float], ...] = ((1.0, 0.0
         f"relative iff every diagonal 2x2 block is a I + b J (absolute part then {fixed}; split residual "
         f"{parts['residual']}) and, for d > 2 with distinct frequencies, every off-diagonal block is 0: at d = 4 an "
         f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.",
-        example,
-        bool(fixed == 0 and parts["residual"] == 0),
+        example, bool(fixed == 0 and parts["residual"] == 0),
     )
 
 

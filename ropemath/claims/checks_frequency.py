@@ -326,6 +326,5 @@ def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:
         f"In the 2D case RoFormer's formula gives theta = 10000^0 = {two}; for every d in {DIMS} the "
         f"theta_i lie in (1e-4, 1] ({'checked' if inside else 'NOT so'}). 10000 is the base of the "
         f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.",
-        example,
-        bool(inside),
+        example, bool(inside),
     )

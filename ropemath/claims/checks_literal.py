@@ -673,8 +673,7 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
         f"Bias indexed by {indexed_by}: with the same token everywhere, score(1, 0) - score(4, 3) = {num(gap)}, "
         f"and i - j = 1 in both. Correction b_(i-j) (ropemath.theory.encodings.relative_bias): shifting all 8 "
         f"positions by 3 changes the scores by {within_tol(corr)} (relative).",
-        example if broken else None,
-        bool(corr <= TOL),
+        example if broken else None, bool(corr <= TOL),
     )
 
 

@@ -57,8 +57,7 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 "一樣 as 'like the absolute encoding above': additive absolute encodings are unsuitable for linear "
                 "attention too",
-                "fails",
-                L.absolute_breaks_linear),
+                "fails", L.absolute_breaks_linear),
         )),
     entry("n000-definitions", "基本定義", "holds-if", R.even_dimension,
         r"Definitions used later: input $\mathbb S_N = \{w_i\}_{i=1}^N$, embeddings $\mathbb E_N = \{x_i\}_{i=1}^N$ "
@@ -158,8 +157,7 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 r"$\theta_i$ re-indexed from 0 in this section ($\theta_i = 10000^{-2i/d}$), as RoFormer eq. (35) "
                 "tacitly does",
-                "holds",
-                F.complex_score_form),
+                "holds", F.complex_score_form),
         )),
     entry("n000-decay", "Long-term Decay", "fails", F.score_decays,
         "As the relative distance grows, the inner product (attention score) decays.",
@@ -168,8 +166,7 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The likeness to natural language that the sentence adds is motivation, not judged.",
         quote="相對距離增加時, 內積值會衰減, 與自然語言的性質很類似"),
     entry("n000-norm-preserved", "與線性注意力", "holds", R.norm_rule,
-        r"RoPE keeps vector norms: $\|R^d_{\Theta,m} x\| = \|x\|$.",
-        quote="RoPE 保持向量範數不變"),
+        r"RoPE keeps vector norms: $\|R^d_{\Theta,m} x\| = \|x\|$.", quote="RoPE 保持向量範數不變"),
     entry("n000-linear-rope-form", "與線性注意力", "holds", A.rope_linear_time,
         r"RoPE in linear attention (RoFormer eq. 19): numerator $\sum_n (R_m\phi(q_m))^\top (R_n\varphi(k_n)) v_n$, "
         r"denominator $\sum_n \phi(q_m)^\top\varphi(k_n)$ unrotated; this keeps the $O(N)$ shared-sum form.",
@@ -200,8 +197,7 @@ ENTRIES: tuple[Entry, ...] = (
         "shows the rotation is defined there (n000-no-max-length); the check measures which angles training never saw.",
         quote="且天然支持外推到更長序列"),
     entry("n000-orthogonal", "正交性", "holds", R.orthogonal_rule,
-        r"The rotation matrix is orthogonal: $(R^d_{\Theta,m})^\top R^d_{\Theta,m} = I$.",
-        quote="旋轉矩陣是正交矩陣"),
+        r"The rotation matrix is orthogonal: $(R^d_{\Theta,m})^\top R^d_{\Theta,m} = I$.", quote="旋轉矩陣是正交矩陣"),
     entry("n000-stability", "正交性", "holds", P.orthogonal_is_stable,
         "The rotation matrix being orthogonal can ensure (可以確保) the numerical stability of the encoding.",
         quote="旋轉矩陣是正交矩陣, 可以確保編碼的數值穩定性",

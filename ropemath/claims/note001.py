@@ -106,8 +106,7 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 r"$g$ read as the complex product, required relative as Su does ($f(q,m) f^*(k,n) = g$): the split "
                 r"follows; from the real part alone it follows only under that condition.",
-                "holds-if",
-                D.polar_split),
+                "holds-if", D.polar_split),
         )),
     entry("n001-modulus", "2.5 求解模长", "holds-if", L.modulus_initial_condition,
         r"Setting $n = m$ (in §2.4's relations): $R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = \|q\|\|k\|$, "
@@ -201,8 +200,7 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 r"'x + yi' read as the vector RoPE encodes (its query or key), not the sinusoidal $p_m$: RoPE "
                 r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.",
-                "holds",
-                D.complex_times_is_rotation),
+                "holds", D.complex_times_is_rotation),
         )),
     entry("n001-pairs", "2.10 多维情况", "holds", R.pairwise_rotation,
         r"Inner products add over coordinates, so even-$d$ RoPE is $d/2$ concatenated 2D cases: $R_m = "
@@ -263,8 +261,7 @@ ENTRIES: tuple[Entry, ...] = (
             ),            Alternative(
                 "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
                 "function tends to 0 as r grows.",
-                "holds",
-                F.decay_iterated_limit),
+                "holds", F.decay_iterated_limit),
         )),
     entry("n001-pair-index", "2.10 多维情况", "holds", F.pair_index,
         r"Coordinate $j$ uses the angle $\theta_i$ with $i = \lfloor j/2 \rfloor$.",

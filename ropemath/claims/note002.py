@@ -117,8 +117,7 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
                 r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
-                "fails",
-                L.embedding_rotated_before_projection),
+                "fails", L.embedding_rotated_before_projection),
         )),
     entry("n002-converse", IDEA, "fails", D.converse,
         "'If the relative position changes, the attention score changes too.'",
@@ -195,8 +194,7 @@ ENTRIES: tuple[Entry, ...] = (
         correction=r"$f_{\{q,k\}}(x_m, m)$ is the rotated query/key vector; the score is $f_q(x_m, m)^\top f_k(x_n, "
         r"n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$."),
     entry("n002-sparse", FAST, "holds", L.matrix_sparse,
-        r"$R^d_{\Theta,m}$ is sparse in high dimensions: $2d$ non-zero entries of $d^2$.",
-        quote=_SPARSE),
+        r"$R^d_{\Theta,m}$ is sparse in high dimensions: $2d$ non-zero entries of $d^2$.", quote=_SPARSE),
     entry("n002-elementwise", FAST, "fails", L.elementwise_display,
         r"The display as written: $R_m q = q \otimes c + \tilde q \otimes s$ with the sine column $s = (\sin "
         r"m\theta_0, \sin m\theta_0, \sin m\theta_1, \sin m\theta_1, \sin m\theta_1, \dots)$.",

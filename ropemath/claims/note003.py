@@ -34,8 +34,7 @@ ENTRIES: tuple[Entry, ...] = (
         quote=r"\(\mathbf{q}_{m}^{\intercal}\mathbf{k}_{n}\) typically enables knowledge transfer between tokens at "
         r"different positions."),
     entry("n003-transpose", "2D case", "holds", R.transpose_rule,
-        r"$R_{m\theta}^\top = R_{-m\theta}$.",
-        quote=r"\mathbf{R}_{m\theta}^{\intercal} &= \mathbf{R}_{-m\theta}"),
+        r"$R_{m\theta}^\top = R_{-m\theta}$.", quote=r"\mathbf{R}_{m\theta}^{\intercal} &= \mathbf{R}_{-m\theta}"),
     entry("n003-composition", "2D case", "holds", R.composition_rule,
         r"$R_{m\theta} R_{n\theta} = R_{(m+n)\theta}$.",
         quote=r"\mathbf{R}_{m\theta}\mathbf{R}_{n\theta} &= \mathbf{R}_{(m+n)\theta}"),
