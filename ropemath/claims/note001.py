@@ -258,7 +258,8 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 "Read as RoFormer's long-term decay: the upper bound of the score decreases with distance.", "holds-if",
                 F.bound_decreases,
-            ),            Alternative(
+            ),
+            Alternative(
                 "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
                 "function tends to 0 as r grows.",
                 "holds", F.decay_iterated_limit),

@@ -149,7 +149,8 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(
                 r"$g$ read as the complex product, required relative: the split follows; from the real inner "
                 r"product alone it follows only under that condition.",
-                "holds-if", D.polar_split),
+                "holds-if",
+                D.polar_split),
         )),
     entry("n004-modulus", "Derivation of RoPE under 2D", "holds", D.radial_choice,
         r"$m = n$ gives $R_q(x_q,m) R_k(x_k,m) = \|q\|\|k\|$; an obvious solution is $R_q = \|q\|$, $R_k = \|k\|$, "
