@@ -32,7 +32,7 @@ def softmax_weights(*, power: float = 0.5) -> Outcome:
     w = rope_attention_weights(q, k, np.zeros(5), **NOTES_ROPE)  # all positions equal: no rotation
     loop = np.array([[np.exp(q[i] @ k[j] / 8.0**power) for j in range(5)] for i in range(5)])
     loop /= loop.sum(axis=1, keepdims=True)
-    err = max(float(np.max(np.abs(w - loop))), float(np.max(np.abs(w.sum(axis=1) - 1))))
+    err = max(max_diff(w, loop), max_diff(w.sum(axis=1), 1))
     return identity(
         err if np.all(w > 0) else float("inf"),
         "ropemath.attention.softmax weights vs the formula written out, and row sums vs 1 (N = 5, d = 8, seed 30)",
@@ -50,7 +50,7 @@ def permutation_blind(*, with_positions: bool = False) -> Outcome:
         return rope_softmax_attention(x @ wq.T, x @ wk.T, x @ wv.T, pos, **NOTES_ROPE)
 
     out1, out2 = attend(tokens), attend(tokens[order])
-    err = float(np.max(np.abs(out1[order] - out2)))
+    err = max_diff(out1[order], out2)
     return identity(
         err,
         "outputs for 我吃饭 and 饭吃我 (random embeddings and weights, seed 31) are the same vectors, "
@@ -96,7 +96,7 @@ def xl_breaks_linear(*, relative: bool = True) -> Outcome:
         return elu_plus_one(k + table[(m - n if relative else n) + 4])
 
     f1, f2 = feature(1), feature(2)  # n = 0, m = 1 and m = 2
-    gap = float(np.max(np.abs(f1 - f2)))
+    gap = max_diff(f1, f2)
     return Outcome(
         "holds" if gap > GAP else "fails",
         f"For one key (n = 0), phi(k_0 + r_(m-n)) differs between m = 1 and m = 2 by up to {gap:.3f} (seed 33): sum_n "

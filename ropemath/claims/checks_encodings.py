@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, identity, num, res, shift_change
+from ropemath.claims._verdict import GAP, identity, max_diff, num, res, shift_change
 from ropemath.claims.ledger import Outcome
 from ropemath.theory.encodings import (
     additive_score_expansion,
@@ -84,7 +84,7 @@ def sinusoidal_formula(*, parity: int = 0) -> Outcome:
             np.sin(i / 10000 ** (2 * (j // 2) / d)) if j % 2 == parity else np.cos(i / 10000 ** (2 * (j // 2) / d))
             for j in range(d)
         ]
-        err = max(err, float(np.max(np.abs(sinusoidal_encoding(float(i), d) - written))))
+        err = max(err, max_diff(sinusoidal_encoding(float(i), d), written))
     out = identity(err, "the formula written out (k read as the position i) vs "
                    "ropemath.theory.encodings.sinusoidal_encoding, positions 0..19, d = 16")
     return Outcome(out.verdict, out.evidence + " Read literally, the right side does not contain i, so "
@@ -138,7 +138,7 @@ def relative_schemes(*, sign: int = -1) -> Outcome:
     pos = np.arange(N, dtype=float) * 2
     worst = max(shift_change(f, pos, 17.0) for f in schemes.values())
     far = rel(np.array([0.0, 10.0, 20.0]))
-    clipped = float(np.max(np.abs(far[1, 0] - far[2, 0])))
+    clipped = max_diff(far[1, 0], far[2, 0])
     return identity(
         max(worst, clipped),
         f"scores of {', '.join(schemes)} at positions p and p + 17 (seed 39); and "

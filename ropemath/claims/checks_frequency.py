@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num
+from ropemath.claims._verdict import GAP, conditional, identity, max_diff, not_checkable, num
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
@@ -43,7 +43,7 @@ def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
         out["violations"] += float(np.count_nonzero(np.abs(score) > bound * (1 + 1e-12)))
         out["abel_error"] = max(out["abel_error"], abel_identity_error(q, k, r, layout="interleaved"))
         scale_qk = float(np.linalg.norm(q) * np.linalg.norm(k))
-        out["rope_error"] = max(out["rope_error"], float(np.max(np.abs(score - rotated))) / scale_qk)
+        out["rope_error"] = max(out["rope_error"], max_diff(score, rotated) / scale_qk)
     return out
 
 
@@ -310,8 +310,8 @@ def same_frequencies_as_sinusoidal(*, component: int = 0) -> Outcome:
     for d in (8, 64, 512):
         t = np.arange(d // 2)
         pe = sinusoidal_encoding(1.0, d)[component::2]
-        err = max(err, float(np.max(np.abs(pe - np.sin(1.0 / 10000.0 ** (2 * t / d))))))
-        err = max(err, float(np.max(np.abs(frequencies(d) - 10000.0 ** (-2 * t / d)))))
+        err = max(err, max_diff(pe, np.sin(1.0 / 10000.0 ** (2 * t / d))))
+        err = max(err, max_diff(frequencies(d), 10000.0 ** (-2 * t / d)))
     return identity(err, "sin components of the sinusoidal encoding at position 1 vs sin(1/10000^(2t/d)), and "
                     "RoPE's theta_t vs 10000^(-2t/d), d in {8, 64, 512}")
 

@@ -43,7 +43,7 @@ def any_length(*, sign: int = 1) -> Outcome:
     q, k = np.random.default_rng(8).standard_normal((2, 64))  # seed 8
     big = [(1e6 + 3, 1e6), (-5e5, 5e5), (2**20, 17.0)]
     err = max(_relative_residual(q, k, m, n, sign) for m, n in big)
-    orth = max(float(np.max(np.abs(rotation_matrix(m, 64).T @ rotation_matrix(m, 64) - np.eye(64)))) for m, _ in big)
+    orth = max(max_diff(rotation_matrix(m, 64).T @ rotation_matrix(m, 64), np.eye(64)) for m, _ in big)
     return identity(
         max(err, orth),
         f"relative identity and orthogonality at positions up to 2^20, (m, n) = {_pairs(big)} "
@@ -183,13 +183,13 @@ def rotations_2d_vs_3d(*, proper: bool = True) -> Outcome:
     for _ in range(10):
         Q, _ = np.linalg.qr(rng.standard_normal((2, 2)))
         Q = Q if (np.linalg.det(Q) > 0) == proper else Q[:, ::-1]
-        err = max(err, float(np.max(np.abs(Q - rotation_2d(np.arctan2(Q[1, 0], Q[0, 0]))))))
+        err = max(err, max_diff(Q, rotation_2d(np.arctan2(Q[1, 0], Q[0, 0]))))
         a, b = rng.standard_normal(2)
-        err = max(err, float(np.max(np.abs(rotation_2d(a) @ rotation_2d(b) - rotation_2d(b) @ rotation_2d(a)))))
+        err = max(err, max_diff(rotation_2d(a) @ rotation_2d(b), rotation_2d(b) @ rotation_2d(a)))
     rx, rz = np.eye(3), np.eye(3)
     rx[1:, 1:] = rotation_2d(np.pi / 2)  # 90 degrees about x (turns the y-z plane)
     rz[:2, :2] = rotation_2d(np.pi / 2)  # 90 degrees about z (turns the x-y plane)
-    gap = float(np.max(np.abs(rx @ rz - rz @ rx)))
+    gap = max_diff(rx @ rz, rz @ rx)
     out = identity(
         err if gap > 0.5 else float("inf"),
         "10 random proper orthogonal 2x2 matrices equal R(atan2) and 2D rotations commute (seed 13)",
@@ -208,7 +208,7 @@ def q_is_the_query(*, position_only: bool = False) -> Outcome:
     w_q = rng.standard_normal((8, 8))
     x, x2 = rng.standard_normal((2, 8))
     q, q2 = (sinusoidal_encoding(m, 8), sinusoidal_encoding(m, 8)) if position_only else (w_q @ x, w_q @ x2)
-    gap = float(np.max(np.abs(q - q2)))
+    gap = max_diff(q, q2)
     err = max(elementwise_error(np.arange(1.0, 9.0), p) for p in POSITIONS)
     example = {"d": 8, "m": int(m), "q for token x": num(q), "q for token x'": num(q2)}
     return Outcome(

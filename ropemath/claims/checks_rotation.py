@@ -106,7 +106,7 @@ def orthogonal_rule(*, unit: int = 1) -> Outcome:
     for pm in POSITIONS:
         for d in DIMS:
             r = rotation_matrix(pm, d)
-            err = max(err, float(np.max(np.abs(r.T @ r - unit * np.eye(d)))), abs(float(np.linalg.det(r)) - unit))
+            err = max(err, max_diff(r.T @ r, unit * np.eye(d)), abs(float(np.linalg.det(r)) - unit))
     return _with_proof(err, "|R^T R - I| and |det R - 1|", "orthogonality", "determinant", wrong=lambda e: e * unit)
 
 
@@ -244,7 +244,7 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
         for i in range(e // 2):
             loop[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_2d(3.0 * 10000.0 ** (-2 * i / e))
         try:
-            err = max(err, float(np.max(np.abs(loop - rotation_matrix(3.0, e)))))
+            err = max(err, max_diff(loop, rotation_matrix(3.0, e)))
         except ValueError:  # odd e: there is no R^e to compare with
             err = float("inf")
     # odd d: Theta = {theta_i, i = 1..d/2} has no last index, the blocks cover 2 floor(d/2) < d coordinates
@@ -306,7 +306,7 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
 def counterclockwise(*, sign: int = 1) -> Outcome:
     r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (0 < θ < π); ``sign = -1``: clockwise."""
     v = np.array([1.0, 0.0])
-    err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
+    err = max_diff(rotation_2d(np.pi / 2) @ v, [0.0, sign * 1.0])
     w = np.array([0.6, -0.8])
     for t in (0.3, 1.0, 2.5):
         u = rotation_2d(t) @ w
