@@ -73,11 +73,10 @@ def refuted(
     >>> o.verdict, o.counterexample["stated"], o.correction_holds
     ('fails', 0.0, True)
     """
-    gap = abs(stated - actual)
-    verdict = "fails" if gap > GAP else "holds"
-    ok = bool(correction_residual <= tol)
+    verdict = "fails" if abs(stated - actual) > GAP else "holds"
+    ok, at = bool(correction_residual <= tol), ", ".join(f"{key} = {value}" for key, value in inputs.items())
     evidence = (
-        f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value is {num(actual)}. "
+        f"{what}: at {at} the stated formula gives {num(stated)} but the true value is {num(actual)}. "
         f"Correction checked: residual {within_tol(correction_residual, tol)} ({'holds' if ok else 'does NOT hold'})."
     )
     example = {**inputs, "stated": num(stated), "actual": num(actual)}
@@ -92,11 +91,6 @@ def conditional(broken_outside: bool, holds_inside: bool, counterexample: dict[s
     """
     verdict = "holds" if not broken_outside else "holds-if" if holds_inside else "fails"
     return Outcome(verdict, evidence, counterexample)
-
-
-def not_checkable(evidence: str) -> Outcome:
-    """Outcome of a claim no computation can decide; ``evidence`` says what was measured around it."""
-    return Outcome("not-checkable", evidence)
 
 
 def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
@@ -132,6 +126,3 @@ def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarra
     a, b = np.asarray(score(positions)), np.asarray(score(positions + shift))
     return float(np.max(np.abs(a - b)) / np.max(np.abs(a)))
 
-
-def _fmt_inputs(inputs: dict[str, Any]) -> str:
-    return ", ".join(f"{key} = {value}" for key, value in inputs.items())

@@ -20,7 +20,7 @@ from ropemath.attention.linear import (
     weight_sum_deviation,
 )
 from ropemath.attention.softmax import rope_attention_weights, rope_scores, rope_softmax_attention
-from ropemath.claims._verdict import GAP, identity, max_diff, not_checkable, num, res, shift_change, within_tol
+from ropemath.claims._verdict import GAP, identity, max_diff, num, res, shift_change, within_tol
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import rotation_matrix
@@ -162,7 +162,7 @@ def _before_after(identity_weights: bool = False) -> tuple[float, float]:
 def rotate_after_projection() -> Outcome:
     r"""Where RoPE goes: after :math:`W_q, W_k` in every layer. Why it must (information dilution) is empirical."""
     before, after = _before_after()
-    return not_checkable(
+    return Outcome("not-checkable",
         f"Measured (seed 40): rotating the layer input before W_q, W_k loses the relative property "
         f"(scores change by {before:.2f} relative when every position moves by 5), rotating q, k after "
         f"the projection keeps it ({res(after)})."
@@ -214,4 +214,4 @@ def values_not_rotated(*, rotate_v: bool = False) -> Outcome:
 
 def empirical() -> Outcome:
     """A claim about trained models (accuracy, convergence, extrapolation): no computation here decides it."""
-    return not_checkable("Nothing measured: deciding it needs training runs, not algebra.")
+    return Outcome("not-checkable", "Nothing measured: deciding it needs training runs, not algebra.")

@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, max_diff, not_checkable, num
+from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
@@ -297,7 +297,7 @@ def extrapolation() -> Outcome:
     r"""Extrapolation to longer sequences is an empirical property of trained models."""
     d, L = 128, 2048
     seen = float(turns(L - 1, d)[-1])
-    return not_checkable(
+    return Outcome("not-checkable",
         f"Measured: with d = 128, base 10000 and training length {L}, the slowest pair has turned only "
         f"{seen:.3f} of a full turn by position {L - 1}; beyond it, it reaches angles never seen in "
         f"training (the reason for Position Interpolation, NTK scaling and YaRN)."

@@ -273,14 +273,12 @@ def polar_split_literal(*, complex_g: bool = False) -> Outcome:
     )
 
 
-Statement = Callable[[Encoding, complex, complex], tuple[complex, complex]]  # (stated, actual) at q, k
-
-
 def _initial_condition(
-    statement: Statement, outside: Encoding, inside: Encoding, seed: int, keys: tuple[str, ...], example: dict
+    statement: Callable[[Encoding, complex, complex], tuple[complex, complex]], outside: Encoding, inside: Encoding,
+    seed: int, keys: tuple[str, ...], example: dict,
 ) -> Outcome:
-    """``holds-if`` f(x, 0) = x: ``statement`` breaks for ``outside``, holds for ``inside`` (20 random q, k) and in
-    the sympy steps ``keys``; both encodings must be relative (20 random cases each)."""
+    """``holds-if`` f(x, 0) = x: ``statement(f, q, k)`` (stated, actual) breaks for ``outside``, holds for ``inside``
+    (20 random q, k) and in the sympy steps ``keys``; both encodings must be relative (20 random cases each)."""
     stated, actual = statement(outside, 1 + 0j, 1j)
     met = max(_relative_residual(outside, seed), _relative_residual(inside, seed))
     rng = np.random.default_rng(seed)

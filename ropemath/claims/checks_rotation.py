@@ -178,18 +178,14 @@ def relative_sign_slip(*, sign: int = 1) -> Outcome:
     return refutation_outcome(_refute("relative_sign", claim, gap))
 
 
-def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
-    """x_m^T W_q^(T) R_{n-m} W_k x_n in 2D (symbolic), and the true side minus it."""
+def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
+    r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
     wq, wk = proofs.W_q.as_explicit(), proofs.W_k.as_explicit()
     xm, xn = proofs.x_m.as_explicit(), proofs.x_n.as_explicit()
     tail = rotation((n - m) * theta) * wk * xn
     used = wq.T if transpose else wq
-    return (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]
-
-
-def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
-    r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
-    return refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
+    claim, gap = (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]  # gap: the true side minus the claim
+    return refutation_outcome(_refute("missing_weight_transpose", claim, gap))
 
 
 def _transpose_wq(e: sp.Basic) -> sp.Basic:
