@@ -25,6 +25,7 @@ from ropemath.claims._verdict import GAP, TOL, conditional, identity, num, refut
 from ropemath.claims.checks_rotation import POSITIONS
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
+from ropemath.core.blocks import block_diagonal
 from ropemath.core.checks import elementwise_error, norm_error, orthogonality_error, relative_position_error
 from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
 from ropemath.symbolic.common import is_zero, rotation
@@ -532,10 +533,7 @@ def matrix_sparse(*, dims: tuple[int, ...] = (64, 128, 512)) -> Outcome:
 
 def _display_matrix(m: float, d: int, first: int) -> np.ndarray:
     """§4's block matrix written out, blocks R(m theta_first), ..., with theta_k = 10000^(-2k/d)."""
-    R = np.zeros((d, d))
-    for b in range(d // 2):
-        R[2 * b : 2 * b + 2, 2 * b : 2 * b + 2] = rotation_2d(m * _theta(first + b, d))
-    return R
+    return block_diagonal([rotation_2d(m * _theta(first + b, d)) for b in range(d // 2)])
 
 
 def index_shift(*, matrix_first: int = 1) -> Outcome:

@@ -19,6 +19,7 @@ import sympy as sp
 from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, within_tol
 from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
+from ropemath.core.blocks import block_diagonal
 from ropemath.core.rotation import rotation_2d, rotation_matrix
 from ropemath.symbolic import proofs, refutations
 from ropemath.symbolic.common import a, b, is_zero, k0, k1, m, n, q0, q1, rotation, theta, thetas
@@ -236,10 +237,8 @@ def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outco
     r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d (``inside``), not for odd ``d``."""
     err = 0.0
     for e in inside:  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
-        loop = np.zeros((e, e))
-        for i in range(e // 2):
-            loop[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_2d(3.0 * 10000.0 ** (-2 * i / e))
         try:
+            loop = block_diagonal([rotation_2d(3.0 * 10000.0 ** (-2 * i / e)) for i in range(e // 2)])
             err = max(err, max_diff(loop, rotation_matrix(3.0, e)))
         except ValueError:  # odd e: there is no R^e to compare with
             err = float("inf")
