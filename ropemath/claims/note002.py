@@ -67,11 +67,9 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The scraped line holds the same equation twice, the page's rendered text (Unicode ⟨ ⟩ and −) "
         "followed by its LaTeX source; read as one equation, like the plain-text line `<f(x, i), f(y, j)> = g(x, y, i "
         "- j)` above it.",
-        alternatives=(
-            Alternative(
-                r"The line as a chain $A = g\,A = g$ (juxtaposition as a product), $A = \langle f_q, f_k\rangle$.",
-                "fails", L.doubled_goal_formula),
-        )),
+        alternatives=(Alternative(
+            r"The line as a chain $A = g\,A = g$ (juxtaposition as a product), $A = \langle f_q, f_k\rangle$.",
+            "fails", L.doubled_goal_formula),)),
     entry("n002-kn-query", GOAL, "fails", L.kn_named_query,
         "'$k_n$ is the query vector at position m': the query argument of $f_q$ in the goal formula is $k_n$.",
         quote=r"其中 $\boldsymbol{k}_n$是在位置 m的query向量,$\boldsymbol{k}_n$是在位置 n 的key向量,$f_q$ 和 $f_k$ "
@@ -113,12 +111,10 @@ ENTRIES: tuple[Entry, ...] = (
         "由于点积的旋转不变性,这个分数只依赖于两个向量之间的**相对旋转角度**,即 `(m * θ) - (n * θ) = (m - n) * θ`. "
         "这样,注意力分数就只依赖于相对位置 `m - n` 了.",
         reading="The score is the dot product of the rotated vectors themselves, as the sentence says.",
-        alternatives=(
-            Alternative(
-                r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
-                r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
-                "fails", L.embedding_rotated_before_projection),
-        )),
+        alternatives=(Alternative(
+            r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
+            r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
+            "fails", L.embedding_rotated_before_projection),)),
     entry("n002-converse", IDEA, "fails", D.converse,
         "'If the relative position changes, the attention score changes too.'",
         quote="如果单词(token)在句子序列中的相对位置变化了,那么它们的注意力分数也会随之变化,反之则不变,真正做到了注意"
@@ -127,22 +123,18 @@ ENTRIES: tuple[Entry, ...] = (
         "n002-relative-angle.",
         correction=r"Only the other direction holds: the score depends on $m, n$ through $m - n$ only; different "
         r"distances can give equal scores (e.g. $\pm r$ for $q = k$).",
-        alternatives=(
-            Alternative(
-                r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).", "holds",
-                L.score_varies_with_distance),
-        )),
+        alternatives=(Alternative(
+            r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).", "holds",
+            L.score_varies_with_distance),)),
     entry("n002-2d-unique", HIGH, "holds", P.rotations_2d_vs_3d,
         "In 2D a rotation is determined by one angle (and 2D rotations commute); in higher dimensions rotations are "
         "more complex.",
         quote="在二维空间中,旋转是唯一的. 但在高维的词嵌入空间中(例如`d_model = 4096`),旋转的定义很复杂.",
         reading="'Rotation is unique in 2D' read as: every proper 2x2 orthogonal matrix is R(a) for one angle a (mod "
         "2 pi); 'complex' in higher dimensions as: 3D rotations no longer commute.",
-        alternatives=(
-            Alternative(
-                r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).", "holds",
-                L.direction_rotation_unique),
-        )),
+        alternatives=(Alternative(
+            r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).", "holds",
+            L.direction_rotation_unique),)),
     entry("n002-grouping", HIGH, "holds-if", R.even_dimension,
         "Group the $d$ coordinates in pairs: $d/2$ two-dimensional planes (or complex numbers).",
         quote="**分组**: 将`d`维的向量两两一组,看作`d/2`个二维平面(或复数).",
@@ -233,11 +225,9 @@ ENTRIES: tuple[Entry, ...] = (
         quote=_NORM_ANGLE,
         correction=r"$\angle(R_m q, R_n k) = \angle(q, R_{n-m} k)$: it changes with $m - n$ and is unchanged only "
         r"when both positions move together.",
-        alternatives=(
-            Alternative(
-                r"The angle depends on the positions only through $m - n$ (unchanged when both shift together).",
-                "holds", R.relative_identity),
-        )),
+        alternatives=(Alternative(
+            r"The angle depends on the positions only through $m - n$ (unchanged when both shift together).",
+            "holds", R.relative_identity),)),
     entry("n002-semantic-norms", CODE, "not-checkable", A.empirical,
         "In semantic representations lengths and angles of vectors usually encode a word's importance and its "
         "similarity to other words.",
@@ -250,11 +240,9 @@ ENTRIES: tuple[Entry, ...] = (
         reading="'原始语义相似度' is read as the number q . k, the similarity the note's code comment computes ('QK "
         "相似度').",
         correction=r"$Q'\cdot K' = q^\top R_{n-m} k$: a function of $q$, $k$ and $m - n$, not of $q\cdot k$ alone.",
-        alternatives=(
-            Alternative(
-                r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.", "holds",
-                R.relative_identity),
-        )),
+        alternatives=(Alternative(
+            r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.", "holds",
+            R.relative_identity),)),
     entry("n002-weighted-average", CODE, "holds", A.softmax_weights,
         r"Self-attention takes a weighted average of all tokens: $o_m = \sum_n a_{m,n} v_n$ with $a_{m,n} > 0$, "
         r"$\sum_n a_{m,n} = 1$.",

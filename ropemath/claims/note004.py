@@ -91,11 +91,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"(bucketed) distance; a table $b_{i,j}$ over position pairs is absolute.",
         reading="The subscript 'i,j' is visible (RoFormer eq. 7 prints the same); i, j also differ from the m, n of "
         "the left side.",
-        alternatives=(
-            Alternative(
-                r"$b_{i,j}$ stands for $b(i - j)$ with $i, j = m, n$", "holds",
-                functools.partial(L.t5_bias_literal, indexed_by="distance")),
-        )),
+        alternatives=(Alternative(
+            r"$b_{i,j}$ stands for $b(i - j)$ with $i, j = m, n$", "holds",
+            functools.partial(L.t5_bias_literal, indexed_by="distance")),)),
     entry("n004-tupe", "Relative Position Embedding", "fails", E.tupe_position_term,
         r"Adding $p_m^\top U_q^\top U_k p_n$ (two projections of $p_m, p_n$) encodes the relative position.",
         quote="用两个Projection进一步分别编码pm,pn, 即相对位置, 似乎是更合理的: qmkn=xmWqWkxn+pmUqUkpn+bi,j",
@@ -125,11 +123,9 @@ ENTRIES: tuple[Entry, ...] = (
         quote="SDPA(Scaled Dot-Product Attention)是两向量的内积.",
         correction=r"SDPA's scores are (scaled) inner products, $q_m^\top k_n/\sqrt d$; SDPA itself maps them through "
         r"a softmax to weights of the values.",
-        alternatives=(
-            Alternative(
-                r"the score inside SDPA, $q_m^\top k_n/\sqrt d$, is an inner product", "holds",
-                functools.partial(L.sdpa_is_inner_product, part="score")),
-        )),
+        alternatives=(Alternative(
+            r"the score inside SDPA, $q_m^\top k_n/\sqrt d$, is an inner product", "holds",
+            functools.partial(L.sdpa_is_inner_product, part="score")),)),
     entry("n004-complex-inner", "Derivation of RoPE under 2D", "holds", D.complex_inner_product,
         r"$a\cdot b = a_1b_1 + a_2b_2 = \mathrm{Re}(z_a \bar z_b)$, with $z_a \bar z_b = a_1b_1 + a_2b_2 + i(a_2b_1 - "
         r"a_1b_2)$.",
@@ -145,13 +141,11 @@ ENTRIES: tuple[Entry, ...] = (
         reading=SCRAPED + "The note uses n - m here and m - n elsewhere; both describe the same dependence. "
         "'当二者做内积时' (when the two take the inner product): g is the real inner product, as in note 001 §2.4, "
         "so the same gap gets the same verdict (n001-polar-split).",
-        alternatives=(
-            Alternative(
-                r"$g$ read as the complex product, required relative: the split follows; from the real inner "
-                r"product alone it follows only under that condition.",
-                "holds-if",
-                D.polar_split),
-        )),
+        alternatives=(Alternative(
+            r"$g$ read as the complex product, required relative: the split follows; from the real inner "
+            r"product alone it follows only under that condition.",
+            "holds-if",
+            D.polar_split),)),
     entry("n004-modulus", "Derivation of RoPE under 2D", "holds", D.radial_choice,
         r"$m = n$ gives $R_q(x_q,m) R_k(x_k,m) = \|q\|\|k\|$; an obvious solution is $R_q = \|q\|$, $R_k = \|k\|$, "
         r"$R_g = \|q\|\|k\|$.",
@@ -283,11 +277,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"multiplying by it as a dense matrix ($d^2$ products).",
         reading="RoFormer §3.4.2 says this right: because R is sparse, multiplying by it as a dense matrix (eq. 16) is "
         "not efficient, hence eq. 34. The note drops 'as a dense matrix', so the slip is the note's.",
-        alternatives=(
-            Alternative(
-                "multiplying by R as a dense matrix is inefficient", "holds",
-                functools.partial(L.sparse_is_inefficient, storage="dense")),
-        )),
+        alternatives=(Alternative(
+            "multiplying by R as a dense matrix is inefficient", "holds",
+            functools.partial(L.sparse_is_inefficient, storage="dense")),)),
     entry(
         "n004-elementwise", "Computational efficient realization of rotary matrix multiplication", "holds",
         R.elementwise_form, r"$R^d_{\Theta,m} x = x \otimes \cos + (-x_2, x_1, \dots) \otimes \sin$ (eq. 34).",
