@@ -162,7 +162,8 @@ def _before_after(identity_weights: bool = False) -> tuple[float, float]:
 def rotate_after_projection() -> Outcome:
     r"""Where RoPE goes: after :math:`W_q, W_k` in every layer. Why it must (information dilution) is empirical."""
     before, after = _before_after()
-    return Outcome("not-checkable",
+    return Outcome(
+        "not-checkable",
         f"Measured (seed 40): rotating the layer input before W_q, W_k loses the relative property "
         f"(scores change by {before:.2f} relative when every position moves by 5), rotating q, k after "
         f"the projection keeps it ({res(after)})."

@@ -105,27 +105,26 @@ def stability(*, formats: tuple[str, str] = ("bfloat16", "float32"), inside: str
     inside_angles = angles_in_format([256, 257], 128, dtype=inside)[:, 0]
     inside_drift = float(np.max(phase_error(2048, 128, dtype=inside)))
     inside_ok = bool(inside_angles[0] != inside_angles[1]) and inside_drift < 1e-6
-    holds_inside = abs(kappa - 1.0) < 1e-12 and far < 1e-9 and inside_ok
+    unit = abs(kappa - 1.0) < 1e-12
+    holds_inside = unit and far < 1e-9 and inside_ok
     example = {
         "dtype": short, "d": 128, "positions": [256, 257], "angle of pair 0": num(bf),
         "float32 angle error at m = 10^6 (rad)": num(drift[10**6]),
     }
-    unit = abs(kappa - 1.0) < 1e-12
-    same = "both get angle " + f"{num(bf[0])}" if bf[0] == bf[1] else "get angles " + f"{num(bf[0])} and {num(bf[1])}"
+    same = f"both get angle {num(bf[0])}" if bf[0] == bf[1] else f"get angles {num(bf[0])} and {num(bf[1])}"
     evidence = (
         f"Condition number of R_m is {'1 to within 1e-12' if unit else 'NOT 1'} (d = 64, 6 positions): errors in x "
         f"are {'not ' if unit else ''}amplified. But the angles themselves can be wrong: formed in {short}, positions "
         f"256 and 257 {same} on pair 0{' (indistinguishable)' if bf[0] == bf[1] else ''}; formed in {mid} they drift "
         f"by up to {drift[2048]:.1e} rad at m = 2048 and {drift[10**6]:.1e} rad at m = 10^6 (float32 stores integers "
         f"exactly only up to {largest_distinct_integer('float32')}). With float64 angles the relative identity holds "
-        f"at (m, n) = {_pairs([far_mn])} (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14)."
+        f"at (m, n) = {_pairs([far_mn])} (relative residual {'below' if far < 1e-9 else 'ABOVE'} 1e-9, seed 14). "
+        f"Angles formed in {inside}: {'distinct and accurate' if inside_ok else 'NOT distinct or drifting'}."
     )
-    evidence += f" Angles formed in {inside}: {'distinct and accurate' if inside_ok else 'NOT distinct or drifting'}."
     return conditional(broken, holds_inside, example, evidence)
 
 
-#: The alternative reading of the notes' stability sentences (notes 000, 001, 004): rounded angles, judged by
-#: :func:`stability`.
+#: The notes' stability sentences (notes 000, 001, 004) read as being about rounded angles: :func:`stability`.
 ROUNDED_ANGLES_READING = Alternative(
     "Read as: the encoding is numerically stable however its angles are computed (they are rounded in "
     "the format the model runs in).",
