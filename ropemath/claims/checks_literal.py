@@ -337,10 +337,8 @@ def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) 
 
     example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0,
                "theta": 1.0}
-    return _initial_condition(
-        statement, _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset), 53,
-        ("phase_solution", "initial_phase"), example,
-    )
+    outside, inside = _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset)
+    return _initial_condition(statement, outside, inside, 53, ("phase_solution", "initial_phase"), example)
 
 
 def cos_theta_some_case(*, offsets: tuple[int, ...] = (1, -1)) -> Outcome:
