@@ -1,7 +1,7 @@
 r"""The claims ledger: every checkable mathematical claim of the five source notes, with a verdict.
 
-:data:`LEDGER` gathers the entries of ``note000`` ... ``note004``; :func:`run_ledger` runs their checks,
-:func:`summary` counts verdicts.  Importing this package imports sympy.
+Module ``noteNNN`` holds the note's ``ENTRIES`` and ``MERGED`` (its other mathematical sentences, each with the
+entry that judges it).
 
 References: the five study notes of :data:`ropemath.claims.ledger.NOTES`; Su et al., *RoFormer*,
 arXiv:2104.09864 v5.
@@ -27,9 +27,7 @@ LEDGER: tuple[Entry, ...] = tuple(e for module in NOTE_MODULES.values() for e in
 
 
 def entries(source: str | None = None) -> tuple[Entry, ...]:
-    """Return the ledger's entries, all or those of one note: its file name, a path to it, or a prefix (``"001"``).
-
-    A prefix must select exactly one note (``"00"`` matches all five and is refused).
+    """Return the ledger's entries, all or one note's: its file name, a path to it, or a prefix naming one note.
 
     >>> len(entries("003")) == len(note003.ENTRIES), entries("003_707044a7c764f131.txt")[0].id
     (True, 'n003-goal')
@@ -45,9 +43,8 @@ def entries(source: str | None = None) -> tuple[Entry, ...]:
     matched = [file for file in files if name and file.startswith(name)]
     if len(matched) != 1:
         found = "no note" if not matched else f"{len(matched)} notes"
-        raise ValueError(
-            f"source must be one note's file name or a prefix of it ({', '.join(files)}), got {source!r} ({found})"
-        )
+        raise ValueError(f"source must be one note's file name or a prefix of it ({', '.join(files)}), got {source!r} "
+                         f"({found})")
     return tuple(e for e in LEDGER if e.source.file == matched[0])
 
 

@@ -1,8 +1,7 @@
 r"""How a check turns what it measured into an :class:`~ropemath.claims.ledger.Outcome` (every ``checks_*`` module).
 
-:func:`identity` (a residual within tolerance), :func:`refuted` (a counterexample plus a checked correction),
-:func:`conditional` (``holds-if``: breaks outside the condition, holds inside), the refutation outcome, and stable
-formatting (evidence is shown in notebook 09: no rounding-level digits are ever printed).
+:func:`identity`, :func:`refuted`, :func:`conditional` (``holds-if``) and stable formatting (no rounding-level
+digits are ever printed).
 
 References: none (project convention).
 """
@@ -21,17 +20,12 @@ GAP = 1e-6  # difference above which two sides of a counterexample count as diff
 
 
 def res(x: float) -> str:
-    """Render a residual stably: ``< 1e-9`` at or below 1e-9, else 2 significant digits.
-
-    A printing threshold, not a verdict: verdicts compare against ``tol`` and name it (:func:`within_tol`).
+    """Render a residual stably: ``< 1e-9`` at or below 1e-9 (a printing threshold, not a verdict), else 2 digits.
 
     >>> res(0.0), res(2.2e-16), res(3.1e-13), res(0.25)
     ('< 1e-9', '< 1e-9', '< 1e-9', '2.5e-01')
     """
-    x = abs(float(x))
-    if x <= 1e-9:
-        return "< 1e-9"
-    return f"{x:.1e}"
+    return "< 1e-9" if abs(float(x)) <= 1e-9 else f"{abs(float(x)):.1e}"
 
 
 def within_tol(x: float, tol: float = TOL) -> str:
@@ -79,13 +73,11 @@ def refuted(
     >>> o.verdict, o.counterexample["stated"], o.correction_holds
     ('fails', 0.0, True)
     """
-    gap = abs(stated - actual)
-    verdict = "fails" if gap > GAP else "holds"
-    ok = bool(correction_residual <= tol)
+    verdict = "fails" if abs(stated - actual) > GAP else "holds"
+    ok, at = bool(correction_residual <= tol), ", ".join(f"{key} = {value}" for key, value in inputs.items())
     evidence = (
-        f"{what}: at {_fmt_inputs(inputs)} the stated formula gives {num(stated)} but the true value "
-        f"is {num(actual)}. Correction checked: residual {within_tol(correction_residual, tol)} "
-        f"({'holds' if ok else 'does NOT hold'})."
+        f"{what}: at {at} the stated formula gives {num(stated)} but the true value is {num(actual)}. "
+        f"Correction checked: residual {within_tol(correction_residual, tol)} ({'holds' if ok else 'does NOT hold'})."
     )
     example = {**inputs, "stated": num(stated), "actual": num(actual)}
     return Outcome(verdict, evidence, example, ok)
@@ -97,16 +89,8 @@ def conditional(broken_outside: bool, holds_inside: bool, counterexample: dict[s
     >>> conditional(True, True, {"d": 8}, "...").verdict, conditional(False, True, {}, "...").verdict
     ('holds-if', 'holds')
     """
-    if not broken_outside:
-        verdict = "holds"
-    else:
-        verdict = "holds-if" if holds_inside else "fails"
+    verdict = "holds" if not broken_outside else "holds-if" if holds_inside else "fails"
     return Outcome(verdict, evidence, counterexample)
-
-
-def not_checkable(evidence: str) -> Outcome:
-    """Outcome of a claim no computation can decide; ``evidence`` says what was measured around it."""
-    return Outcome("not-checkable", evidence)
 
 
 def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
@@ -123,9 +107,7 @@ def refutation_outcome(r: Any, *, proof: bool = False) -> Outcome:
 
 
 def max_diff(a: np.ndarray, b: np.ndarray) -> float:
-    r"""Largest entrywise difference of two arrays.
-
-    .. math:: \max_j |a_j - b_j|
+    r""":math:`\max_j |a_j - b_j|`, the largest entrywise difference of two arrays.
 
     >>> max_diff(np.array([1.0, 2.0]), np.array([1.5, 2.0]))
     0.5
@@ -134,9 +116,7 @@ def max_diff(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarray, shift: float) -> float:
-    r"""Largest change of ``score(positions)`` when every position moves by ``shift``, relative to its max.
-
-    .. math:: \max|s(p) - s(p + c)| / \max|s(p)|
+    r""":math:`\max|s(p) - s(p + c)| / \max|s(p)|`: how much ``score`` changes when every position moves by c.
 
     >>> shift_change(lambda p: p[:, None] - p[None, :], np.arange(3.0), 5.0)
     0.0
@@ -146,6 +126,3 @@ def shift_change(score: Callable[[np.ndarray], np.ndarray], positions: np.ndarra
     a, b = np.asarray(score(positions)), np.asarray(score(positions + shift))
     return float(np.max(np.abs(a - b)) / np.max(np.abs(a)))
 
-
-def _fmt_inputs(inputs: dict[str, Any]) -> str:
-    return ", ".join(f"{key} = {value}" for key, value in inputs.items())

@@ -1,8 +1,5 @@
-r"""Checks of the notes' complex-number derivation of 2D RoPE and of their 2D score formulas.
-
-Euler's formula, products and conjugates, "multiplying by :math:`e^{i\theta}` is :math:`R(\theta)`", each step
-of the derivation (proved by :func:`ropemath.symbolic.derivation.derivation_steps`; wrong variants scale or
-shift a step's right side), and the notes' formulas for the 2D score.
+r"""Checks of the notes' complex-number derivation of 2D RoPE (each step proved by
+:func:`ropemath.symbolic.derivation.derivation_steps`; wrong variants alter a step's right side) and 2D scores.
 
 >>> matrix_step_slip().counterexample["stated line"], polar_split().verdict
 ('[[1, 2*I]]', 'holds-if')
@@ -42,24 +39,20 @@ def _steps(*keys: str, factor: int = 1, shift: sp.Expr | int = 0) -> tuple[bool,
         flags = [verify_step(s) for s in chosen]
     else:
         flags = [s.verified for s in chosen]
-    text = "; ".join(
-        f"step {s.number} '{s.key}' ({s.title}) {'verified' if ok else 'NOT verified'}"
-        for s, ok in zip(chosen, flags, strict=True)
-    )
+    text = "; ".join(f"step {s.number} '{s.key}' ({s.title}) {'verified' if ok else 'NOT verified'}"
+                     for s, ok in zip(chosen, flags, strict=True))
     return all(flags), f"sympy derivation: {text}."
 
 
 def _symbolic(ok: bool, what: str) -> Outcome:
-    return Outcome(
-        "holds" if ok else "fails", f"{what}: {'proved' if ok else 'NOT proved'} by sympy (difference simplifies to 0)."
-    )
+    return Outcome("holds" if ok else "fails", f"{what}: {'proved' if ok else 'NOT proved'} by sympy (difference "
+                   "simplifies to 0).")
 
 
 def euler(*, sign: int = 1) -> Outcome:
     r""":math:`r e^{i\theta} = r(\cos\theta + i\sin\theta)` (``sign=-1``: :math:`e^{-i\theta}`, wrong)."""
-    return _symbolic(
-        is_zero(_r * sp.exp(sign * sp.I * _t) - _r * (sp.cos(_t) + sp.I * sp.sin(_t))), "r e^(i theta) = r(cos + i sin)"
-    )
+    euler_form = _r * (sp.cos(_t) + sp.I * sp.sin(_t))
+    return _symbolic(is_zero(_r * sp.exp(sign * sp.I * _t) - euler_form), "r e^(i theta) = r(cos + i sin)")
 
 
 def complex_product(*, sign: int = 1) -> Outcome:
@@ -70,9 +63,8 @@ def complex_product(*, sign: int = 1) -> Outcome:
 
 def complex_conjugate(*, sign: int = -1) -> Outcome:
     r""":math:`\overline{r e^{i\theta}} = r e^{-i\theta}` (r, θ real)."""
-    return _symbolic(
-        is_zero(sp.conjugate(_r * sp.exp(sp.I * _t)) - _r * sp.exp(sign * sp.I * _t)), "conjugate of a polar form"
-    )
+    conjugate = sp.conjugate(_r * sp.exp(sp.I * _t))
+    return _symbolic(is_zero(conjugate - _r * sp.exp(sign * sp.I * _t)), "conjugate of a polar form")
 
 
 def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
@@ -84,10 +76,8 @@ def complex_times_is_rotation(*, sign: int = 1) -> Outcome:
         c * _x + c * _y * i + s * _x * i - s * _y, (c + s * i) * _x + (-s + c * i) * _y,
         (sp.Matrix([[1, i]]) * sp.Matrix([[c, -s], [s, c]]) * sp.Matrix([_x, _y]))[0, 0],
     ]
-    return _symbolic(
-        all(is_zero(z - line) for line in lines),
-        "(cos t + i sin t)(x + i y) equals each line of the derivation and (1, i) R(t) (x, y)^T",
-    )
+    what = "(cos t + i sin t)(x + i y) equals each line of the derivation and (1, i) R(t) (x, y)^T"
+    return _symbolic(all(is_zero(z - line) for line in lines), what)
 
 
 def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
@@ -106,8 +96,7 @@ def matrix_step_slip(*, rows_summed: bool = False) -> Outcome:
         f"(1, i) times a 2x2 matrix is a 1x2 row, not the number z: at theta = 0, x = 1, y = 2 it is "
         f"{stated.subs(at).tolist()} while z = {z.subs(at)} (its entries only sum to z). Correction "
         f"(1, i)(cos t x - sin t y, sin t x + cos t y)^T = z: {'proved' if ok else 'NOT proved'} by sympy.",
-        example,
-        ok,
+        example, ok,
     )
 
 
@@ -150,13 +139,10 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
     name = {"parity": "z for even m, conj(z) for odd m", "rope": "z e^(i m)"}
     example = {"f(z, m)": name[encoding], "q": "1", "k": "i", "m = n": 1, "|gap| of the argument relation": num(gap)}
     return conditional(
-        worst < 1e-12 and gap > GAP,
-        proved and inside_gap <= 1e-12,
-        example,
+        worst < 1e-12 and gap > GAP, proved and inside_gap <= 1e-12, example,
         f"Only the real part fixed: f(z, m) = {name[encoding]} has f(z, 0) = z and Re[f(q,m) f*(k,n)] unchanged by "
         f"shifting m, n together (residual {within_tol(worst)}, 20 random cases, seed 20), yet at q = 1, k = i, m = n "
-        f"= 1 "
-        f"e^(i(Theta_f(q,1) - Theta_f(k,1))) misses e^(i Theta_g(q,k,0)) by {num(gap)}. With the complex product "
+        f"= 1 e^(i(Theta_f(q,1) - Theta_f(k,1))) misses e^(i Theta_g(q,k,0)) by {num(gap)}. With the complex product "
         f"fixed (f = {name[inside]}, as RoFormer §3.4.1) the relation holds on the same 20 cases (largest gap "
         f"{within_tol(inside_gap)}) and is an identity: {text}",
     )
@@ -165,8 +151,7 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
 def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     r""":math:`R_q = \|q\|`, :math:`R_k = \|k\|` is a solution, not the only one (``key_exponent=1``: no other)."""
     ok, text = _steps("radial_solution", factor=factor)
-    rng = np.random.default_rng(21)  # seed 21: another solution, f_q = 2^m q e^{im t}, f_k = 2^-n k e^{in t}
-    worst = 0.0
+    rng, worst = np.random.default_rng(21), 0.0  # seed 21: f_q = 2^m q e^{im t}, f_k = 2^-n k e^{in t}
     for _ in range(10):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         m, n, s = map(float, rng.integers(-20, 20, 3))
@@ -182,22 +167,24 @@ def radial_choice(*, factor: int = 1, key_exponent: int = -1) -> Outcome:
     )
 
 
+def _stepped(*keys: str, factor: int) -> Outcome:
+    ok, text = _steps(*keys, factor=factor)
+    return Outcome("holds" if ok else "fails", text)
+
+
 def angle_split(*, factor: int = 1) -> Outcome:
     r""":math:`\Theta_f(q,m) - \Theta(q)` is the same for every q: :math:`\Theta_f(q,m) = \Theta(q) + \varphi(m)`."""
-    ok, text = _steps("angle_split", factor=factor)
-    return Outcome("holds" if ok else "fails", text)
+    return _stepped("angle_split", factor=factor)
 
 
 def recurrence(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) - \varphi(m-1) = \Theta_g(q,k,1) + \Theta(k) - \Theta(q)` (note 001's n = m - 1)."""
-    ok, text = _steps("angular_recurrence", factor=factor)
-    return Outcome("holds" if ok else "fails", text)
+    return _stepped("angular_recurrence", factor=factor)
 
 
 def recurrence_next(*, step: int = 1) -> Outcome:
     r""":math:`\phi(m+1) - \phi(m) = \Theta_g(1) + \theta_q - \theta_k` (note 004)."""
-    rng = np.random.default_rng(22)  # seed 22
-    worst = 0.0
+    rng, worst = np.random.default_rng(22), 0.0  # seed 22
     for _ in range(20):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         t, m = float(rng.uniform(0.1, 3)), float(rng.integers(-50, 50))
@@ -214,41 +201,33 @@ def recurrence_next(*, step: int = 1) -> Outcome:
 
 def arithmetic_solution(*, factor: int = 1) -> Outcome:
     r""":math:`\varphi(m) = m\theta + \gamma`, and :math:`f(x, 0) = x` gives :math:`\gamma = 0`."""
-    ok, text = _steps("phase_solution", "initial_phase", factor=factor)
-    return Outcome("holds" if ok else "fails", text)
+    return _stepped("phase_solution", "initial_phase", factor=factor)
 
 
 def gamma_zero(*, gamma: sp.Expr | int = 0) -> Outcome:
     r"""Setting :math:`\gamma = 0` is consistent with (indeed forced by) :math:`f_q(x_q, 0) = q`."""
     ok, text = _steps("initial_phase", shift=gamma)
     off = abs(cmath.exp(0.5j) - 1)
-    return Outcome(
-        "holds" if ok else "fails",
-        f"{text} With gamma = 0.5 instead, f(q, 0) = q e^(0.5 i) misses q by "
-        f"{off:.4f}|q|, so gamma = 0 is required, not only convenient.",
-    )
+    return Outcome("holds" if ok else "fails", f"{text} With gamma = 0.5 instead, f(q, 0) = q e^(0.5 i) misses q by "
+                   f"{off:.4f}|q|, so gamma = 0 is required, not only convenient.")
 
 
 def solution_2d(*, sign: int = 1) -> Outcome:
     r""":math:`f(q,m) = q e^{im\theta} = R(m\theta) q`, :math:`g = \mathrm{Re}[(W_qx_m)(W_kx_n)^* e^{i(m-n)\theta}]`."""
     ok, text = _steps("solution", "rotation_form", "relative_score")
-    rng = np.random.default_rng(23)  # seed 23
-    worst = 0.0
+    rng, worst = np.random.default_rng(23), 0.0  # seed 23
     for _ in range(20):
         wq, wk = rng.standard_normal((2, 2, 2))
         xm, xn = rng.standard_normal((2, 2))
         t, m, n = float(rng.uniform(0.01, 3)), float(rng.integers(-100, 100)), float(rng.integers(-100, 100))
         a, b = wq @ xm, wk @ xn
         g = (complex(*a) * complex(*b).conjugate() * cmath.exp(1j * sign * (m - n) * t)).real
-        worst = max(
-            worst,
-            abs(g - (rotation_2d(m * t) @ a) @ (rotation_2d(n * t) @ b)) / (np.linalg.norm(a) * np.linalg.norm(b)),
-        )
+        score = (rotation_2d(m * t) @ a) @ (rotation_2d(n * t) @ b)
+        worst = max(worst, abs(g - score) / (np.linalg.norm(a) * np.linalg.norm(b)))
     return identity(
         worst if ok else float("inf"),
         f"{text} Numerically, Re[(W_q x_m)(W_k x_n)* e^(i(m-n)theta)] vs "
         "(R(m theta) W_q x_m)^T (R(n theta) W_k x_n), 20 random cases (seed 23)",
-        tol=1e-12,
     )
 
 
@@ -283,8 +262,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
     ``distance`` is m − n of the counterexample (2: outside the condition)."""
     q = np.array([1.0, 0.0])
     actual, stated = _score(q, q, distance, 0), float(q @ q) * np.cos(1.0)
-    rng = np.random.default_rng(24)  # seed 24: parallel q, k = c q, m - n = +-1
-    worst = 0.0
+    rng, worst = np.random.default_rng(24), 0.0  # seed 24: parallel q, k = c q, m - n = +-1
     for _ in range(20):
         v, c = rng.standard_normal(2), float(rng.standard_normal())
         m, sign, t = float(rng.integers(-50, 50)), float(rng.choice([-1, 1])), float(rng.uniform(0.1, 3))
@@ -295,9 +273,7 @@ def cos_theta_case(*, parallel: bool = True, distance: int = 2) -> Outcome:
         "stated": num(stated),
     }
     return conditional(
-        abs(actual - stated) > GAP,
-        worst < 1e-12,
-        example,
+        abs(actual - stated) > GAP, worst < 1e-12, example,
         f"At q = k = (1, 0), theta = 1, m - n = {distance}: true {num(actual)}, stated {num(stated)}. For parallel "
         f"q, k and m - n = +-1 it holds (residual {within_tol(worst)}, 20 random cases, seed 24).",
     )
@@ -337,8 +313,7 @@ def cos_theta_generic(*, corrected: bool = False) -> Outcome:
         f"m - n = +-1 (seed 25) the largest relative gap is {num(worst)}; it "
         f"vanishes only for parallel q, k, a set of measure zero. The correction holds (gap "
         f"{within_tol(worst_correction)}).",
-        example if verdict == "fails" else None,
-        bool(worst_correction < 1e-12),
+        example if verdict == "fails" else None, bool(worst_correction < 1e-12),
     )
 
 
@@ -356,8 +331,7 @@ def not_a_function_of_similarity(*, theta: float = 1.0) -> Outcome:
         f"q.k = q.k' = 0 and the same m - n = 1, but the scores are {num(s1)} and {num(s2)}. Correction: the "
         f"score is q^T R_(n-m) k, a function of q, k and m - n (sympy proof '{corr.name}' "
         f"{'holds' if corr.holds else 'FAILS'}).",
-        example,
-        bool(corr.holds),
+        example, bool(corr.holds),
     )
 
 
@@ -372,12 +346,10 @@ def converse(*, k: tuple[float, float] = (1.0, 0.0)) -> Outcome:
     scores = f"both {num(s_plus)} (cos is even)" if same else f"{num(s_plus)} and {num(s_minus)}"
     return Outcome(
         "fails" if abs(s_plus - s_minus) < 1e-12 else "holds",
-        f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and "
-        f"m - n = -1 are {scores}. "
-        f"What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
+        f"For {'q = k = (1, 0)' if same else f'q = (1, 0), k = {num(key)}'} the scores at m - n = 1 and m - n = -1 are "
+        f"{scores}. What holds is the other direction: the score depends on m, n only through n - m (sympy proof "
         f"'{corr.name}' {'holds' if corr.holds else 'FAILS'}).",
-        example,
-        bool(corr.holds),
+        example, bool(corr.holds),
     )
 
 
@@ -394,6 +366,5 @@ def common_difference(*, claimed: str = "m") -> Outcome:
         f"With theta = {t}, gamma = {g}: phi(m) = {num(phi)}; the steps phi(m+1) - phi(m) are {num(steps)} for "
         f"m = 0..4, not m. Correction: theta is the common difference (every step equals theta: "
         f"{'checked' if all(step == t for step in steps) else 'NOT so'}), gamma = phi(0) the first term, m the index.",
-        example,
-        all(step == t for step in steps),
+        example, all(step == t for step in steps),
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from ropemath.claims._verdict import GAP, identity, num, res, shift_change
+from ropemath.claims._verdict import GAP, identity, max_diff, num, res, shift_change
 from ropemath.claims.ledger import Outcome
 from ropemath.theory.encodings import (
     additive_score_expansion,
@@ -47,14 +47,12 @@ def sinusoidal_leaks(*, generic: bool = True) -> Outcome:
     x, wq, wk = np.tile(rng.standard_normal(8), (12, 1)), *rng.standard_normal((2, 8, 8))
     eye = sinusoidal_scores(np.zeros((12, 8)), np.arange(12.0), np.eye(8), np.eye(8))
     S = sinusoidal_scores(x, np.arange(12.0), wq, wk) if generic else eye
-    special = abs(eye[1, 0] - eye[6, 5])
-    gap = abs(S[1, 0] - S[6, 5])
+    special, gap = abs(eye[1, 0] - eye[6, 5]), abs(S[1, 0] - S[6, 5])
     return Outcome(
         "holds" if gap > GAP else "fails",
-        f"{'Random W_q, W_k (seed 37)' if generic else 'No content, W_q = W_k = I'}: score(1, 0) = "
-        f"{num(S[1, 0])}, score(6, 5) = {num(S[6, 5])}. (Special case: with no content and W_q^T W_k = I, "
-        "p_i^T p_j = sum_t cos((i-j) w_t) "
-        f"is relative: residual {res(special)}; so some structure exists, but learned weights break it.)",
+        f"{'Random W_q, W_k (seed 37)' if generic else 'No content, W_q = W_k = I'}: score(1, 0) = {num(S[1, 0])}, "
+        f"score(6, 5) = {num(S[6, 5])}. (Special case: with no content and W_q^T W_k = I, p_i^T p_j = sum_t cos((i-j) "
+        f"w_t) is relative: residual {res(special)}; so some structure exists, but learned weights break it.)",
     )
 
 
@@ -62,8 +60,7 @@ def four_terms(*, count: int = 4) -> Outcome:
     r""":math:`(x_i+p_i)^\top W_q^\top W_k (x_j+p_j)` = four terms, the last of positions only."""
     lhs, terms = additive_score_expansion()
     rng = np.random.default_rng(38)  # seed 38
-    xi, pi, xj, pj = rng.standard_normal((4, 6))
-    wq, wk = rng.standard_normal((2, 6, 6))
+    (xi, pi, xj, pj), (wq, wk) = rng.standard_normal((4, 6)), rng.standard_normal((2, 6, 6))
     full = (wq @ (xi + pi)) @ (wk @ (xj + pj))
     parts = sum([(wq @ a) @ (wk @ b) for a in (xi, pi) for b in (xj, pj)][:count])
     names = ["content-content", "content-position", "position-content", "position-position"]
@@ -79,33 +76,24 @@ def four_terms(*, count: int = 4) -> Outcome:
 
 
 def sinusoidal_formula(*, parity: int = 0) -> Outcome:
-    r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (with k read as i).
-
-    ``parity=1`` states the sines at the coordinates :math:`2t+1` and the cosines at :math:`2t`."""
+    r""":math:`p_{i,2t} = \sin(i/10000^{2t/d})`, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` (k read as i; ``parity``)."""
     d, err = 16, 0.0
     for i in range(20):
         written = [
             np.sin(i / 10000 ** (2 * (j // 2) / d)) if j % 2 == parity else np.cos(i / 10000 ** (2 * (j // 2) / d))
             for j in range(d)
         ]
-        err = max(err, float(np.max(np.abs(sinusoidal_encoding(float(i), d) - written))))
-    out = identity(
-        err,
-        "the formula written out (k read as the position i) vs ropemath.theory.encodings.sinusoidal_encoding, "
-        "positions 0..19, d = 16",
-    )
-    return Outcome(
-        out.verdict,
-        out.evidence + " Read literally, the right side does not contain i, so p_0 = p_1 = ... : "
-        "no position would be encoded.",
-    )
+        err = max(err, max_diff(sinusoidal_encoding(float(i), d), written))
+    out = identity(err, "the formula written out (k read as the position i) vs "
+                   "ropemath.theory.encodings.sinusoidal_encoding, positions 0..19, d = 16")
+    return Outcome(out.verdict, out.evidence + " Read literally, the right side does not contain i, so "
+                   "p_0 = p_1 = ... : no position would be encoded.")
 
 
 def sinusoidal_parity(*, start: int = 1) -> Outcome:
     """:math:`p_{i,2t}`, :math:`p_{i,2t+1}` are the odd / even coordinates when counting from ``start`` = 1."""
-    d = 8
+    d, p = 8, sinusoidal_encoding(1.0, 8)
     omega = [10000.0 ** (-2 * t / d) for t in range(d // 2)]
-    p = sinusoidal_encoding(1.0, d)
     # locate each sin(omega_t) and cos(omega_t) in p by value, without assuming where they are
     sines = sorted(int(np.argmin(np.abs(p - np.sin(w)))) + start for w in omega)  # 1-based coordinate numbers
     cosines = sorted(int(np.argmin(np.abs(p - np.cos(w)))) + start for w in omega)
@@ -122,8 +110,7 @@ def relative_schemes(*, sign: int = -1) -> Outcome:
     r"""Shaw (clipped), Transformer-XL, T5 and DeBERTa scores depend on positions only through m − n.
 
     ``sign = 1`` indexes the relative encodings by :math:`m + n` (T5's bias keeps m - n)."""
-    rng = np.random.default_rng(39)  # seed 39
-    N, d, K = 10, 6, 3
+    rng, N, d, K = np.random.default_rng(39), 10, 6, 3  # seed 39
     x, u, v = rng.standard_normal((N, d)), rng.standard_normal(d), rng.standard_normal(d)
     wq, wk, wk2 = rng.standard_normal((3, d, d))
     table, bias = rng.standard_normal((2 * K + 1, d)), rng.standard_normal(2 * K + 1)
@@ -138,22 +125,19 @@ def relative_schemes(*, sign: int = -1) -> Outcome:
     schemes = {
         "Shaw": lambda p: np.einsum("md,mnd->mn", x @ wq.T, (x[None, :, :] + rel(p)) @ wk.T),
         "Transformer-XL": lambda p: (
-            content
-            + np.einsum("md,mnd->mn", x @ wq.T, sin_rel(p) @ wk2.T)
-            + (wq @ u) @ (x @ wk.T).T
+            content + np.einsum("md,mnd->mn", x @ wq.T, sin_rel(p) @ wk2.T) + (wq @ u) @ (x @ wk.T).T
             + np.einsum("d,mnd->mn", wq @ v, sin_rel(p) @ wk2.T)
         ),
         "T5": lambda p: content + relative_bias(p, bias),
         "DeBERTa": lambda p: (
-            content
-            + np.einsum("md,mnd->mn", x @ wq.T, rel(p) @ wk.T)
+            content + np.einsum("md,mnd->mn", x @ wq.T, rel(p) @ wk.T)
             + np.einsum("mnd,nd->mn", rel(p) @ wq.T, x @ wk.T)
         ),
     }
     pos = np.arange(N, dtype=float) * 2
     worst = max(shift_change(f, pos, 17.0) for f in schemes.values())
     far = rel(np.array([0.0, 10.0, 20.0]))
-    clipped = float(np.max(np.abs(far[1, 0] - far[2, 0])))
+    clipped = max_diff(far[1, 0], far[2, 0])
     return identity(
         max(worst, clipped),
         f"scores of {', '.join(schemes)} at positions p and p + 17 (seed 39); and "
@@ -161,9 +145,7 @@ def relative_schemes(*, sign: int = -1) -> Outcome:
     )
 
 
-def tupe_position_term(
-    *, m_matrix: tuple[tuple[float, float], tuple[float, float]] = ((1.0, 0.0), (0.0, 2.0))
-) -> Outcome:
+def tupe_position_term(*, m_matrix: tuple[tuple[float, float], ...] = ((1.0, 0.0), (0.0, 2.0))) -> Outcome:
     r"""Refutes "projecting :math:`p_m, p_n` (:math:`p_m^\top U_q^\top U_k p_n`) encodes relative position".
 
     ``m_matrix`` is :math:`M = U_q^\top U_k` (d = 2); the claim is refuted when M is not of the form aI + bJ."""
@@ -176,8 +158,7 @@ def tupe_position_term(
     fixed = sp.simplify(parts["absolute"].subs({e: a, c: -b}))
     shown = f"diag({M[0, 0]:g}, {M[1, 1]:g})" if M[0, 1] == M[1, 0] == 0 else f"{num(M)}"
     # d = 4: an off-diagonal block couples two frequencies, cos(m w_0 - n w_1), never a function of m - n alone
-    M4 = np.zeros((4, 4))
-    M4[0:2, 2:4] = np.eye(2)
+    M4 = np.block([[np.zeros((2, 2)), np.eye(2)], [np.zeros((2, 2)), np.zeros((2, 2))]])
     p4 = sinusoidal_encoding(np.array([0.0, 1.0, 5.0]), 4)
     cross = [float(v @ M4 @ v) for v in p4]
     example = {"d": 2, "U_q^T U_k": num(M), "score(0, 0)": num(s00), "score(1, 1)": num(s11),
@@ -189,8 +170,7 @@ def tupe_position_term(
         f"relative iff every diagonal 2x2 block is a I + b J (absolute part then {fixed}; split residual "
         f"{parts['residual']}) and, for d > 2 with distinct frequencies, every off-diagonal block is 0: at d = 4 an "
         f"identity block at (0, 1) gives p_m^T M p_m = {num(cross)} at m = 0, 1, 5.",
-        example,
-        bool(fixed == 0 and parts["residual"] == 0),
+        example, bool(fixed == 0 and parts["residual"] == 0),
     )
 
 
@@ -206,9 +186,7 @@ def absolute_carries_relative(*, phase: float = np.pi / 2) -> Outcome:
     return Outcome(
         "fails" if abs(a - b) < 1e-12 and residual == 0 else "holds",
         f"Sinusoidal p: p_1.p_0 = {num(a)} {'=' if abs(a - b) < 1e-12 else '!='} p_6.p_5, and sympy proves "
-        f"p_i^T p_j = sum_t cos((i - j) w_t) "
-        f"(residual {residual}). Correction: what fails is that the attention score is a function of i - j "
-        f"alone once W_q, W_k and the content enter: {leak.evidence}",
-        example,
-        leak.verdict == "holds",
+        f"p_i^T p_j = sum_t cos((i - j) w_t) (residual {residual}). Correction: what fails is that the attention "
+        f"score is a function of i - j alone once W_q, W_k and the content enter: {leak.evidence}",
+        example, leak.verdict == "holds",
     )

@@ -1,8 +1,4 @@
-r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the long-term decay.
-
-The definition of :math:`\Theta` (0- and 1-based), its range, shared frequencies, what fast and slow pairs
-resolve; the complex form of the score, Abel summation and its bound (:mod:`ropemath.theory.abel`), the trend
-of the bound, the base, and the limit of large d.
+r"""Checks of the notes' claims about the frequencies :math:`\theta_i` and the long-term decay (Abel summation).
 
 >>> theta_range().counterexample["ratio"], shared_frequencies().verdict
 (10.0, 'fails')
@@ -12,10 +8,12 @@ References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (15), §3.4.3 eq. (3
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from ropemath.claims._verdict import GAP, conditional, identity, not_checkable, num
-from ropemath.claims.ledger import Outcome
+from ropemath.claims._verdict import GAP, conditional, identity, max_diff, num
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
 from ropemath.core.rotation import frequencies, rotation_matrix
 from ropemath.core.spectrum import turns, wavelengths
@@ -29,13 +27,9 @@ from ropemath.theory.plateau import random_phase_level
 DIMS = (2, 4, 8, 64, 128, 4096)
 
 
-_ABEL: dict[tuple[int, float], dict[str, float]] = {}  # (sign, scale) -> measurements, computed once
-
-
+@functools.cache  # each (sign, scale) is measured once
 def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
     """Eq. (35)-(37) on 3 random q, k (d = 32, seed 0) at 3073 distances r: errors, violations of ``scale`` x bound."""
-    if (sign, scale) in _ABEL:
-        return _ABEL[sign, scale]
     rng = np.random.default_rng(0)  # seed 0
     r = np.concatenate([np.arange(-1024, 1025), rng.integers(-(10**6), 10**6 + 1, size=1024)]).astype(float)
     out = {"max_ratio": 0.0, "violations": 0.0, "abel_error": 0.0, "rope_error": 0.0}
@@ -43,24 +37,21 @@ def _abel(sign: int = 1, scale: float = 1.0) -> dict[str, float]:
         q, k = rng.standard_normal((2, 32))
         n = float(rng.integers(-(10**6), 10**6 + 1))
         score = complex_score(q, k, sign * r, layout="interleaved")
-        rope = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, layout="interleaved", base=10000.0) @ apply_rope(
-            k, n, layout="interleaved", base=10000.0
-        )
+        rotated = apply_rope(np.broadcast_to(q, (r.size, 32)), n + r, **NOTES_ROPE) @ apply_rope(k, n, **NOTES_ROPE)
         bound = scale * abel_bound(q, k, r, layout="interleaved")
         out["max_ratio"] = max(out["max_ratio"], float(np.max(np.abs(score) / bound)))
         out["violations"] += float(np.count_nonzero(np.abs(score) > bound * (1 + 1e-12)))
         out["abel_error"] = max(out["abel_error"], abel_identity_error(q, k, r, layout="interleaved"))
         scale_qk = float(np.linalg.norm(q) * np.linalg.norm(k))
-        out["rope_error"] = max(out["rope_error"], float(np.max(np.abs(score - rope))) / scale_qk)
-    _ABEL[sign, scale] = out
+        out["rope_error"] = max(out["rope_error"], max_diff(score, rotated) / scale_qk)
     return out
 
 
 def theta_one_based(*, shift: int = 1) -> Outcome:
     r""":math:`\theta_j = 10000^{-2(j-1)/d}`, j = 1..d/2 (the paper) — our :math:`\theta_{j-1}`."""
     err = max(
-        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1])) for d in DIMS
-        for j in range(1, d // 2 + 1)
+        abs(10000.0 ** (-2 * (j - shift) / d) - float(frequencies(d)[j - 1]))
+        for d in DIMS for j in range(1, d // 2 + 1)
     )
     return identity(err, "10000^(-2(j-1)/d) written out for j = 1..d/2 vs ropemath.frequencies(d)[j-1], d up to 4096")
 
@@ -88,9 +79,7 @@ def theta_range(*, d: int = 8, inside: tuple[int, int] = (128, 4096)) -> Outcome
     mid, large = inside  # the dimensions where the approximation must be good (within 20 % and 1 %)
     example = {"d": d, "theta_(d/2)": num(frequencies(d)[-1], 6), "1/10000": 1e-4, "ratio": num(ratio[d])}
     return conditional(
-        ratio[d] > 2.0,
-        ratio[large] < 1.01 and ratio[mid] < 1.2,
-        example,
+        ratio[d] > 2.0, ratio[large] < 1.01 and ratio[mid] < 1.2, example,
         f"theta_(d/2) * 10000 = 10000^(2/d): {num(ratio[d])} at d = {d}, {num(ratio[128])} at d = 128, "
         f"{num(ratio[4096])} at d = 4096.",
     )
@@ -132,8 +121,7 @@ def shared_frequencies(*, other: int = 1) -> Outcome:
         f"Coordinates 0 and 1 both rotate with theta_0 = {num(theta[0])} (d = 4): "
         f"d coordinates, d/2 frequencies. Correction: one frequency per pair, the d/2 values distinct "
         f"(d = 128: {'64 distinct' if distinct else 'NOT distinct'}).",
-        example,
-        bool(distinct),
+        example, bool(distinct),
     )
 
 
@@ -154,21 +142,16 @@ def clock_hands(*, b: float = 710.0) -> Outcome:
 def complex_score_form(*, sign: int = 1) -> Outcome:
     r"""Eq. (35): :math:`(R_m q)^\top(R_n k) = \mathrm{Re}[\sum_i h_i e^{i(m-n)\theta_i}]`."""
     out = _abel(sign)
-    return identity(
-        out["rope_error"],
-        "ropemath.theory.abel.complex_score vs apply_rope scores (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6), "
-        "relative",
-        tol=1e-9,
-    )
+    what = "ropemath.theory.abel.complex_score vs apply_rope scores (d = 32, 3 draws, seed 0, |m|, |n| up to 1e6), "
+    return identity(out["rope_error"], what + "relative", tol=1e-9)
 
 
 def abel_summation(*, sign: int = 1) -> Outcome:
     r"""Eq. (36): :math:`\sum h_i(S_{i+1}-S_i) = -\sum S_{i+1}(h_{i+1}-h_i)` (the sympy proof is re-run)."""
     p = proofs.get_proof("abel_summation_d8")
     proved = is_zero(p.lhs - sign * p.rhs)
-    err = _abel()["abel_error"]
     return identity(
-        err if proved else float("inf"),
+        _abel()["abel_error"] if proved else float("inf"),
         f"sympy proof '{p.name}' {'holds' if proved else 'FAILS'}; "
         "numeric Abel identity (ropemath.theory.abel.abel_identity_error, d = 32, 3 draws, seed 0)",
     )
@@ -194,9 +177,7 @@ def _bound_trend(start: float = 0.0) -> tuple[bool, str]:
 
 def score_decays(*, slowest_only: bool = False) -> Outcome:
     r"""Refutes "the inner product decays as the relative distance grows" (it is the bound that decays)."""
-    q = np.ones(128)
-    if slowest_only:
-        q[:-2] = 0.0
+    q = np.r_[np.zeros(126), 1.0, 1.0] if slowest_only else np.ones(128)
     s = complex_score(q, q, np.arange(0.0, 257.0), layout="interleaved")
     rises = np.nonzero(np.diff(s) > GAP)[0]
     r1 = int(rises[0]) if rises.size else 255  # no rise: the last step is shown
@@ -216,8 +197,7 @@ def score_decays(*, slowest_only: bool = False) -> Outcome:
         f"for random q, k (seed 0) |score| is {num(abs(sr[0]))} at r = 0 and {num(abs(sr[far]))} at r = {far}. "
         f"Correction: the Abel upper bound decays as a trend ({text}) and bounds every score "
         f"({'no' if bound_ok else 'SOME'} violations).",
-        example,
-        bool(trend and bound_ok),
+        example, bool(trend and bound_ok),
     )
 
 
@@ -232,9 +212,7 @@ def bound_decreases(*, start: float = 0.0) -> Outcome:
         "B(4096)": num(b[4096]),
     }
     return conditional(
-        bool(b[r1 + 1] > b[r1]),
-        trend,
-        example,
+        bool(b[r1 + 1] > b[r1]), trend, example,
         f"Not monotone: B({r1}) = {num(b[r1])} < B({r1 + 1}) = {num(b[r1 + 1])}; and far out it stops "
         f"decreasing: B(1024) = {num(b[1024])}, B(4096) = {num(b[4096])} (random-phase level {level:.2f}). "
         f"As a trend over the range of RoFormer Figure 2 it decreases: {text}.",
@@ -248,23 +226,18 @@ def larger_base_slower(*, bases: tuple[float, ...] = (100.0, 1000.0, 10000.0, 10
     reach = [int(np.nonzero(curves[base] < 0.25 * curves[base][0])[0][0]) for base in bases]
     below = np.nonzero(curves[100000.0] < curves[10000.0] - GAP)[0]
     at = int(below[0])
-    example = {
-        "d": 128, "r": at, "B at base 10000": num(curves[10000.0][at]), "B at base 100000": num(curves[100000.0][at]),
-    }
+    b10k, b100k = num(curves[10000.0][at]), num(curves[100000.0][at])
+    example = {"d": 128, "r": at, "B at base 10000": b10k, "B at base 100000": b100k}
     return conditional(
-        below.size > 0,
-        bool(np.all(np.diff(reach) > 0)),
-        example,
-        f"Pointwise it fails: at r = {at} the base-100000 bound {num(curves[100000.0][at])} is below the "
-        f"base-10000 bound {num(curves[10000.0][at])}. Read as 'takes longer to fall': the first r with "
+        below.size > 0, bool(np.all(np.diff(reach) > 0)), example,
+        f"Pointwise it fails: at r = {at} the base-100000 bound {b100k} is below the "
+        f"base-10000 bound {b10k}. Read as 'takes longer to fall': the first r with "
         f"B(r) < B(0)/4 is {reach} for bases {[int(b) for b in bases]} (d = 128), increasing with the base.",
     )
 
 
 def _large_d_limit(r: float) -> float:
-    r"""The large-d limit of :math:`\frac2d\sum_i\cos(r\theta_i)`: :math:`(\mathrm{Ci}(r)-\mathrm{Ci}(r/b))/\ln b`.
-
-    With b = 10^4 the sum is a Riemann sum of :math:`\int_0^1 \cos(r b^{-t})\,dt`; substitute :math:`u = r b^{-t}`."""
+    r"""The large-d limit of :math:`\frac2d\sum_i\cos(r\theta_i) \approx \int_0^1 \cos(r b^{-t})\,dt`, b = 10^4."""
     import mpmath  # a sympy dependency, imported only here
 
     return float((mpmath.ci(r) - mpmath.ci(r / 10000.0)) / mpmath.log(10000))
@@ -275,11 +248,8 @@ def decay_with_dimension(
 ) -> Outcome:
     r"""Refutes "as the dimension grows, far-apart inner products tend to 0" at fixed distances.
 
-    For q = k = (1, ..., 1) the normalised score :math:`\frac2d\sum_i\cos(r\theta_i)` tends to
-    :math:`L(r) = (\mathrm{Ci}(r) - \mathrm{Ci}(r/10^4))/\ln 10^4` as d grows.  The note fixes no distance, so the
-    check takes r in ``distances`` (near to far against the base 10^4) and d = 2^6 ... 2^22.  The claimed limit
-    (``claimed``: ``"zero"``, or ``"integral"`` for L(r)) is refuted at r when it is more than 10 times farther
-    from L(r) than the sum at d = 2^22 is."""
+    For q = k = (1, ..., 1), :math:`\frac2d\sum_i\cos(r\theta_i) \to L(r) = (\mathrm{Ci}(r) - \mathrm{Ci}(r/10^4))/\ln
+    10^4`. The ``claimed`` limit (0, or L(r)) is refuted at r when it is 10 times farther from L(r) than d = 2^22."""
     dims = tuple(2**e for e in (6, 10, 14, 18, 22))
     rows = {}
     for r in distances:
@@ -299,16 +269,14 @@ def decay_with_dimension(
         f"r in {[f'{r:g}' for r in refuted]} (the claimed value is more than 10 times farther from L(r) than the sum "
         f"at d = 2^22). Correction: the sums converge to L(r) (gap at d = 2^22 below 1e-4 and smaller than at d = 2^6: "
         f"{'checked' if converged else 'NOT so'}); L(r) tends to 0 only as r grows too (the iterated limit).",
-        example if refuted else None,
-        converged,
+        example if refuted else None, converged,
     )
 
 
 def decay_iterated_limit(*, distances: tuple[float, ...] = (1e6, 1e8, 1e10)) -> Outcome:
     r"""The iterated limit: :math:`d \to \infty` first, then :math:`r \to \infty`, the normalised score tends to 0.
 
-    For q = k = (1, ..., 1) the d -> infinity limit is :math:`L(r)` of :func:`decay_with_dimension`, which tends to
-    0 as r grows (Riemann–Lebesgue).  The check evaluates L at ``distances`` and requires it below 1e-3 at each."""
+    L(r) of :func:`decay_with_dimension` must be below 1e-3 at every r in ``distances`` (Riemann–Lebesgue)."""
     limits = [_large_d_limit(r) for r in distances]
     verdict = "holds" if all(abs(v) < 1e-3 for v in limits) else "fails"
     example = {"r": [int(r) for r in distances], "limit as d grows": [float(f"{v:.2g}") for v in limits]}
@@ -325,7 +293,8 @@ def extrapolation() -> Outcome:
     r"""Extrapolation to longer sequences is an empirical property of trained models."""
     d, L = 128, 2048
     seen = float(turns(L - 1, d)[-1])
-    return not_checkable(
+    return Outcome(
+        "not-checkable",
         f"Measured: with d = 128, base 10000 and training length {L}, the slowest pair has turned only "
         f"{seen:.3f} of a full turn by position {L - 1}; beyond it, it reaches angles never seen in "
         f"training (the reason for Position Interpolation, NTK scaling and YaRN)."
@@ -338,13 +307,10 @@ def same_frequencies_as_sinusoidal(*, component: int = 0) -> Outcome:
     for d in (8, 64, 512):
         t = np.arange(d // 2)
         pe = sinusoidal_encoding(1.0, d)[component::2]
-        err = max(err, float(np.max(np.abs(pe - np.sin(1.0 / 10000.0 ** (2 * t / d))))))
-        err = max(err, float(np.max(np.abs(frequencies(d) - 10000.0 ** (-2 * t / d)))))
-    return identity(
-        err,
-        "sin components of the sinusoidal encoding at position 1 vs sin(1/10000^(2t/d)), and RoPE's theta_t vs "
-        "10000^(-2t/d), d in {8, 64, 512}",
-    )
+        err = max(err, max_diff(pe, np.sin(1.0 / 10000.0 ** (2 * t / d))))
+        err = max(err, max_diff(frequencies(d), 10000.0 ** (-2 * t / d)))
+    return identity(err, "sin components of the sinusoidal encoding at position 1 vs sin(1/10000^(2t/d)), and "
+                    "RoPE's theta_t vs 10000^(-2t/d), d in {8, 64, 512}")
 
 
 def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:
@@ -357,6 +323,5 @@ def theta_is_not_the_base(*, stated: float = 10000.0) -> Outcome:
         f"In the 2D case RoFormer's formula gives theta = 10000^0 = {two}; for every d in {DIMS} the "
         f"theta_i lie in (1e-4, 1] ({'checked' if inside else 'NOT so'}). 10000 is the base of the "
         f"geometric sequence (a turn of 2 pi 10000 positions bounds the wavelengths), not theta.",
-        example,
-        bool(inside),
+        example, bool(inside),
     )

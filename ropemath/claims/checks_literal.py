@@ -1,11 +1,4 @@
-r"""Checks of the notes read literally: the places where a note's text says something other than what it means.
-
-Note 000: a wrong variable, a shifted frequency index, :math:`\otimes` as a Kronecker product, "absolute encodings
-are unsuitable for linear attention too".  Note 001: :math:`R_{-\theta}`, the polar split of a *real* g, the three
-steps that need the unstated :math:`f(x, 0) = x`, §2.8.1 as an existence claim, §2.9, §2.10.  Note 002: the scraped
-goal formula, :math:`k_n` named the query, index bases, the §4.1 sine column, angles under two rotations, a code
-comment's tensor shape.  Note 004: "p_{i,2t} is the odd dimension", T5's bias indexed by absolute positions,
-:math:`W_q x_n`, "SDPA is the inner product", "R is sparse, so inefficient".
+r"""Checks of the notes read literally: where a note's text says something other than what it means.
 
 >>> complex_score_frequency_index().verdict, complex_score_frequency_index(shift=1).verdict
 ('fails', 'holds')
@@ -30,13 +23,20 @@ from ropemath.attention.linear import elu_plus_one
 from ropemath.attention.softmax import rope_attention_weights, rope_softmax_attention
 from ropemath.claims._verdict import GAP, TOL, conditional, identity, num, refuted, res, shift_change, within_tol
 from ropemath.claims.checks_rotation import POSITIONS
-from ropemath.claims.ledger import Outcome
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
+from ropemath.core.blocks import block_diagonal
 from ropemath.core.checks import elementwise_error, norm_error, orthogonality_error, relative_position_error
 from ropemath.core.rotation import frequencies, rotation_2d, rotation_matrix
 from ropemath.symbolic.common import is_zero, rotation
 from ropemath.symbolic.derivation import derivation_steps
 from ropemath.theory.encodings import additive_scores, relative_bias, sinusoidal_encoding, sinusoidal_scores
+
+
+def _theta(k: int, d: int) -> float:
+    r""":math:`\theta_k = 10000^{-2k/d}` written out (note 002 §3); note 000's 1-based θ_j is ``_theta(j - 1, d)``."""
+    return 10000.0 ** (-2 * k / d)
+
 
 # --- note 000 ----------------------------------------------------------------------------------------------------
 
@@ -46,10 +46,7 @@ def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
 
     .. math:: p_{1,0} - p_{0,0} = \sin(k) - \sin(k) = 0 \quad\text{but}\quad \sin(1) - \sin(0) \approx 0.8415
 
-    ``variable="i"`` judges the corrected formula :math:`\sin(i/10000^{2t/d})` instead. The correction (both
-    halves, :math:`p_{i,2t+1} = \cos(i/10000^{2t/d})` too) is compared with
-    :func:`ropemath.theory.encodings.sinusoidal_encoding` at positions -5..19, d = 8.
-
+    ``variable="i"`` judges the corrected formula (with its cosine half) against the sinusoidal encoding.
     Source: note 000, section Basics ("絕對位置編碼").
 
     >>> o = sinusoidal_position_variable()
@@ -66,36 +63,25 @@ def sinusoidal_position_variable(*, variable: str = "k") -> Outcome:
     p = sinusoidal_encoding(np.array([0.0, 1.0]), d)
     stated, actual = written(1.0, 0) - written(0.0, 0), float(p[1, 0] - p[0, 0])
     correction = max(
-        max(
-            abs(math.sin(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t])),
-            abs(math.cos(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t + 1])),
-        ) for i in range(-5, 20) for t in range(d // 2)
+        max(abs(math.sin(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t])),
+            abs(math.cos(i / 10000.0 ** (2 * t / d)) - float(sinusoidal_encoding(float(i), d)[2 * t + 1])))
+        for i in range(-5, 20) for t in range(d // 2)
     )
     inputs = {"d": d, "t": 0, "positions i": [0, 1], "k": "any fixed number (5 used)"}
     return refuted(
-        stated,
-        actual,
-        inputs,
-        correction,
+        stated, actual, inputs, correction,
         f"p_(1,0) - p_(0,0) with the argument {variable}/10000^(2t/d)"
         + (" (0 for every fixed k: all positions get the same encoding)" if variable == "k" else "")
         + " vs the sinusoidal encoding (Vaswani et al.)",
     )
 
 
-def _note_theta(j: int, d: int) -> float:
-    """Note 000's frequency, 一般化: theta_j = 10000^(-2(j-1)/d), defined for j = 1..d/2."""
-    return 10000.0 ** (-2 * (j - 1) / d)
-
-
 def _complex_form(q: np.ndarray, k: np.ndarray, r: float, shift: int) -> float:
     """Re[sum_{i=0}^{d/2-1} q_[2i:2i+1] k*_[2i:2i+1] e^{i r theta_(i+shift)}] with the note's theta, written out."""
-    d = len(q)
+    d, h = len(q), [complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1]) for i in range(len(q) // 2)]
     return sum(
-        (complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1])).real
-        * math.cos(r * _note_theta(i + shift, d))
-        - (complex(q[2 * i], q[2 * i + 1]) * complex(k[2 * i], -k[2 * i + 1])).imag
-        * math.sin(r * _note_theta(i + shift, d)) for i in range(d // 2)
+        h[i].real * math.cos(r * _theta(i + shift - 1, d)) - h[i].imag * math.sin(r * _theta(i + shift - 1, d))
+        for i in range(d // 2)
     )
 
 
@@ -105,11 +91,8 @@ def complex_score_frequency_index(*, shift: int = 0) -> Outcome:
     .. math:: (R^d_{\Theta,m} q)^\top (R^d_{\Theta,n} k) \overset{?}{=} \mathrm{Re}\Big[\sum_{i=0}^{d/2-1}
         q_{[2i:2i+1]} k^*_{[2i:2i+1]} e^{i(m-n)\theta_{i+s}}\Big], \quad \theta_j = 10000^{-2(j-1)/d}
 
-    As written (s = 0) pair i turns with :math:`\theta_i`, one slot before its own frequency
-    :math:`\theta_{i+1}`, and the sum starts at :math:`\theta_0 = 10000^{2/d}`, which the note's
-    :math:`\Theta` (i = 1..d/2) does not contain. ``shift=1`` judges the corrected form. The correction is
-    compared with dense :func:`ropemath.core.rotation.rotation_matrix` scores, d in {2, 8, 64}.
-
+    As written (s = 0) pair i turns with :math:`\theta_i`, not its own :math:`\theta_{i+1}`, and
+    :math:`\theta_0 = 10000^{2/d}` is not in the note's :math:`\Theta`. ``shift=1`` judges the corrected form.
     Source: note 000, section Long-term Decay (RoFormer eq. 35 with the 1-based θ of eq. 15).
 
     >>> o = complex_score_frequency_index()
@@ -121,20 +104,15 @@ def complex_score_frequency_index(*, shift: int = 0) -> Outcome:
     q = k = np.array([1.0, 0.0])  # d = 2: the only frequency is theta_1 = 1; the note's sum uses theta_0 = 10^4
     actual = float((rotation_matrix(1.0, 2) @ q) @ (rotation_matrix(0.0, 2) @ k))
     stated = _complex_form(q, k, 1.0, shift)
-    rng = np.random.default_rng(51)  # seed 51
-    worst = 0.0
-    for d in (2, 8, 64):
-        for m in POSITIONS:
-            qr, kr = rng.standard_normal((2, d))
-            n = float(rng.integers(-1000, 1000))
-            dense = float((rotation_matrix(m, d) @ qr) @ (rotation_matrix(n, d) @ kr))
-            worst = max(worst, abs(_complex_form(qr, kr, m - n, 1) - dense) / (np.linalg.norm(qr) * np.linalg.norm(kr)))
-    inputs = {"d": 2, "q = k": [1.0, 0.0], "m": 1, "n": 0, "frequency used": num(_note_theta(shift, 2))}
+    rng, worst = np.random.default_rng(51), 0.0  # seed 51
+    for d, m in ((d, m) for d in (2, 8, 64) for m in POSITIONS):
+        qr, kr = rng.standard_normal((2, d))
+        n = float(rng.integers(-1000, 1000))
+        dense = float((rotation_matrix(m, d) @ qr) @ (rotation_matrix(n, d) @ kr))
+        worst = max(worst, abs(_complex_form(qr, kr, m - n, 1) - dense) / (np.linalg.norm(qr) * np.linalg.norm(kr)))
+    inputs = {"d": 2, "q = k": [1.0, 0.0], "m": 1, "n": 0, "frequency used": num(_theta(shift - 1, 2))}
     return refuted(
-        stated,
-        actual,
-        inputs,
-        worst,
+        stated, actual, inputs, worst,
         f"Re[sum_(i=0)^(d/2-1) q_i k_i* e^(i(m-n) theta_(i+{shift}))] with the note's theta_j = 10000^(-2(j-1)/d) "
         "vs the dense score (R_m q)^T (R_n k)",
         tol=1e-9,  # relative; angles up to 1.2e5 rad are rounded to about 1e-11 rad
@@ -147,10 +125,7 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
     .. math:: R^d_{\Theta,m} x \overset{?}{=} x \otimes (\cos m\theta_1, \cos m\theta_1, \dots)
         + (-x_2, x_1, \dots) \otimes (\sin m\theta_1, \sin m\theta_1, \dots)
 
-    Kronecker products of two d-vectors have :math:`d^2` entries, so the right side is not even a
-    d-vector. ``product="elementwise"`` judges the reading of RoFormer eq. (34). The correction is checked
-    against dense :func:`ropemath.core.rotation.rotation_matrix` products, d in {2, 8, 64}.
-
+    A Kronecker product of two d-vectors has :math:`d^2` entries. ``product="elementwise"`` judges eq. (34).
     Source: note 000, section 效能優化 (RoFormer eq. 34).
 
     >>> o = elementwise_as_kronecker()
@@ -162,7 +137,7 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
 
     def right_side(x: np.ndarray, m: float, op: str) -> np.ndarray:
         d = len(x)
-        angles = np.repeat([m * _note_theta(j, d) for j in range(1, d // 2 + 1)], 2)  # theta_1, theta_1, theta_2, ...
+        angles = np.repeat([m * _theta(i, d) for i in range(d // 2)], 2)  # theta_1, theta_1, theta_2, ...
         swapped = np.empty(d)
         swapped[0::2], swapped[1::2] = -x[1::2], x[0::2]  # (-x_2, x_1, -x_4, x_3, ...) in 1-based numbering
         mul = np.kron if op == "kronecker" else np.multiply
@@ -184,8 +159,7 @@ def elementwise_as_kronecker(*, product: str = "kronecker") -> Outcome:
         f"{num(stated)} ({stated.size} entries). Correction (elementwise product, RoFormer eq. 34) vs dense R x, "
         f"d in {{2, 8, 64}}, 6 positions (seed 52): residual {within_tol(worst, 1e-9)} "
         f"({'holds' if ok else 'does NOT hold'}).",
-        example,
-        ok,
+        example, ok,
     )
 
 
@@ -195,11 +169,8 @@ def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
     .. math:: \frac{\phi(q_m)^\top \sum_n \phi(k_n) v_n^\top}{\phi(q_m)^\top \sum_n \phi(k_n)}, \quad
         k_n = W_k(x_n + p_n)\ \text{(absolute)} \quad\text{or}\quad \phi(W_k x_n + r_{m-n})\ \text{(relative)}
 
-    Linear attention is O(N) when the key sums :math:`\sum_n \phi(k_n) v_n^\top` can be formed once and shared
-    by every query. The check forms them once (with the features query m = 0 sees) and compares every
-    output with the per-pair O(N²) computation: equal for absolute :math:`p_n`, not for a relative
-    :math:`r_{m-n}` inside :math:`\phi` (``encoding="relative"``, the note's Transformer-XL case).
-
+    The key sums, formed once with the features query 0 sees, must reproduce every per-pair output: they do for
+    absolute :math:`p_n`, not for a relative :math:`r_{m-n}` inside :math:`\phi` (``encoding="relative"``).
     Source: note 000, section Basics ("一樣不適用線性注意力架構", alternative reading).
 
     >>> absolute_breaks_linear().verdict, absolute_breaks_linear(encoding="relative").verdict
@@ -207,8 +178,7 @@ def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
     """
     if encoding not in ("absolute", "relative"):
         raise ValueError(f"encoding must be 'absolute' or 'relative', got {encoding!r}")
-    rng = np.random.default_rng(53)  # seed 53
-    N, d = 8, 8
+    rng, N, d = np.random.default_rng(53), 8, 8  # seed 53
     x, p, v = rng.standard_normal((3, N, d))
     wq, wk = rng.standard_normal((2, d, d))
     table = rng.standard_normal((2 * N - 1, d))  # r_(m-n) at row m - n + N - 1
@@ -229,11 +199,9 @@ def absolute_breaks_linear(*, encoding: str = "absolute") -> Outcome:
         "fails" if chosen <= TOL else "holds",
         f"N = 8, d = 8, elu + 1 features (seed 53): key sums formed once and shared by every query reproduce the "
         f"per-pair outputs with the {encoding} encoding to {within_tol(chosen)} (relative). Correction: what breaks "
-        f"the "
-        f"shared sums is a relative term inside the key features, phi(W_k x_n + r_(m-n)) (Transformer-XL): "
+        f"the shared sums is a relative term inside the key features, phi(W_k x_n + r_(m-n)) (Transformer-XL): "
         f"there the shared sums miss by {relative:.2f}.",
-        example,
-        relative > GAP,
+        example, relative > GAP,
     )
 
 
@@ -252,8 +220,7 @@ def _steps(*keys: str) -> tuple[bool, str]:
 
 def _relative_residual(f: Encoding, seed: int) -> float:
     r"""Largest :math:`|f(q,m+s)\overline{f(k,n+s)} - f(q,m)\overline{f(k,n)}|` / |q||k| over 20 random cases."""
-    rng = np.random.default_rng(seed)
-    worst = 0.0
+    rng, worst = np.random.default_rng(seed), 0.0
     for _ in range(20):
         q, k = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         m, n, s = map(float, rng.integers(-50, 50, 3))
@@ -290,12 +257,10 @@ def polar_split_literal(*, complex_g: bool = False) -> Outcome:
         return x * cmath.exp(1j * pos * theta)
 
     q, k, m = 1 + 0j, 1j, 0.0
-    product = f(q, m) * f(k, m).conjugate()
-    g = product if complex_g else product.real
+    g = f(q, m) * f(k, m).conjugate() if complex_g else (f(q, m) * f(k, m).conjugate()).real
     stated, actual = abs(f(q, m)) * abs(f(k, m)), abs(g)
     ok, text = _steps("polar_product", "radial_equation", "angular_equation")
-    rng = np.random.default_rng(50)  # seed 50: the corrected (complex) relations on random inputs
-    worst = 0.0
+    rng, worst = np.random.default_rng(50), 0.0  # seed 50: the corrected (complex) relations on random inputs
     for _ in range(20):
         a, b = complex(*rng.standard_normal(2)), complex(*rng.standard_normal(2))
         p, r = map(float, rng.integers(-50, 50, 2))
@@ -309,17 +274,12 @@ def polar_split_literal(*, complex_g: bool = False) -> Outcome:
     )
 
 
-Statement = Callable[[Encoding, complex, complex], tuple[complex, complex]]  # (stated, actual) at q, k
-
-
 def _initial_condition(
-    statement: Statement, outside: Encoding, inside: Encoding, seed: int, keys: tuple[str, ...], example: dict
+    statement: Callable[[Encoding, complex, complex], tuple[complex, complex]], outside: Encoding, inside: Encoding,
+    seed: int, keys: tuple[str, ...], example: dict,
 ) -> Outcome:
-    """``holds-if`` f(x, 0) = x: the statement breaks for ``outside`` (relative, f(x, 0) != x), holds for ``inside``.
-
-    Both encodings must meet the relative requirement (20 random cases each); the inside sample compares the
-    statement's two sides on 20 random q, k, and the sympy steps ``keys`` (which assume f(x, 0) = x) must be verified.
-    """
+    """``holds-if`` f(x, 0) = x: ``statement(f, q, k)`` (stated, actual) breaks for ``outside``, holds for ``inside``
+    (20 random q, k) and in the sympy steps ``keys``; both encodings must be relative (20 random cases each)."""
     stated, actual = statement(outside, 1 + 0j, 1j)
     met = max(_relative_residual(outside, seed), _relative_residual(inside, seed))
     rng = np.random.default_rng(seed)
@@ -329,9 +289,7 @@ def _initial_condition(
     proved, text = _steps(*keys)
     example = {**example, "q": "1", "k": "i", "stated": _show(stated), "actual": _show(actual)}
     return conditional(
-        met <= 1e-12 and abs(stated - actual) > GAP,
-        proved and gap <= 1e-12,
-        example,
+        met <= 1e-12 and abs(stated - actual) > GAP, proved and gap <= 1e-12, example,
         f"Both encodings make f(q,m) f*(k,n) depend on m - n only (residual {within_tol(met)}, seed {seed}). "
         f"Outside f(x, 0) = x, {example['f(x, m)']} at q = 1, k = i: stated {_show(stated)}, actual {_show(actual)}. "
         f"Inside, {example['inside']} on 20 random q, k: largest gap {within_tol(gap)}; {text}.",
@@ -349,9 +307,7 @@ def _scaled(scale: float, conjugate: bool = False, offset: float = 0.0) -> Encod
 
 
 def modulus_initial_condition(*, scale: float = 2.0, inside_scale: float = 1.0) -> Outcome:
-    r"""§2.5: :math:`R_f(q,0)R_f(k,0) = \|q\|\|k\|` needs :math:`f(x, 0) = x`, which the note never states.
-
-    Outside: :math:`f = \mathrm{scale}\cdot x e^{im}`; inside: ``inside_scale`` (1: f(x, 0) = x)."""
+    r"""§2.5: :math:`R_f(q,0)R_f(k,0) = \|q\|\|k\|` needs :math:`f(x, 0) = x` (outside: f = scale x e^{im})."""
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
         return abs(q) * abs(k), abs(f(q, 0)) * abs(f(k, 0))
@@ -361,38 +317,28 @@ def modulus_initial_condition(*, scale: float = 2.0, inside_scale: float = 1.0) 
 
 
 def angle_initial_condition(*, conjugate: bool = True, inside_conjugate: bool = False) -> Outcome:
-    r"""§2.6: :math:`\Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)` needs :math:`f(x, 0) = x`.
-
-    Outside: :math:`f = \bar x e^{im}` (``conjugate``); inside: ``inside_conjugate`` (False: f(x, 0) = x).
-    Arguments are compared as unit numbers (mod 2π)."""
+    r"""§2.6: :math:`\Theta_f(q,0) - \Theta_f(k,0) = \Theta(q) - \Theta(k)` needs :math:`f(x, 0) = x` (mod 2π)."""
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
-        return cmath.exp(1j * (cmath.phase(q) - cmath.phase(k))), cmath.exp(
-            1j * (cmath.phase(f(q, 0)) - cmath.phase(f(k, 0)))
-        )
+        turn = cmath.phase(f(q, 0)) - cmath.phase(f(k, 0))
+        return cmath.exp(1j * (cmath.phase(q) - cmath.phase(k))), cmath.exp(1j * turn)
 
     name = {True: "conj(x) e^(i m)", False: "x e^(i m)"}
     example = {"f(x, m)": name[conjugate], "inside": f"f = {name[inside_conjugate]}", "m = n": 0}
-    return _initial_condition(
-        statement, _scaled(1.0, conjugate), _scaled(1.0, inside_conjugate), 52, ("angle_split",), example
-    )
+    inside = _scaled(1.0, inside_conjugate)
+    return _initial_condition(statement, _scaled(1.0, conjugate), inside, 52, ("angle_split",), example)
 
 
 def phase_initial_condition(*, offset: float = 0.5, inside_offset: float = 0.0) -> Outcome:
-    r"""§2.7: :math:`\varphi(m) = m\theta` needs :math:`\varphi(0) = 0`, i.e. :math:`f(x, 0) = x`.
-
-    Outside: :math:`f = x e^{i(m + \mathrm{offset})}`; inside: ``inside_offset`` (0: f(x, 0) = x).  The statement
-    compares :math:`e^{i\varphi(0)}` (with :math:`\varphi(m) = \Theta_f(q,m) - \Theta(q)`) with 1."""
+    r"""§2.7: :math:`\varphi(m) = m\theta` needs :math:`e^{i\varphi(0)} = 1`, i.e. :math:`f(x, 0) = x`."""
 
     def statement(f: Encoding, q: complex, k: complex) -> tuple[complex, complex]:
         return 1 + 0j, f(q, 0) / q
 
-    example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0}
-    example["theta"] = 1.0
-    return _initial_condition(
-        statement, _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset), 53,
-        ("phase_solution", "initial_phase"), example,
-    )
+    example = {"f(x, m)": f"x e^(i(m + {offset:g}))", "inside": f"f = x e^(i(m + {inside_offset:g}))", "m": 0,
+               "theta": 1.0}
+    outside, inside = _scaled(1.0, offset=offset), _scaled(1.0, offset=inside_offset)
+    return _initial_condition(statement, outside, inside, 53, ("phase_solution", "initial_phase"), example)
 
 
 def cos_theta_some_case(*, offsets: tuple[int, ...] = (1, -1)) -> Outcome:
@@ -409,16 +355,14 @@ def sinusoidal_rotated(*, multiplied: str = "p_m") -> Outcome:
     r"""§2.9 as written: RoPE is the sinusoidal :math:`p_m = x + yi` times :math:`\cos m\theta + i\sin m\theta`."""
     q, m = np.array([1.0, 0.0]), 1.0
     p = sinusoidal_encoding(m, 2)  # (sin m, cos m), the sinusoidal pair at d = 2 (omega_0 = theta_0 = 1)
-    stated = rotation_2d(m) @ (p if multiplied == "p_m" else q)
-    actual = apply_rope(q, m, layout="interleaved", base=1e4)
+    stated, actual = rotation_2d(m) @ (p if multiplied == "p_m" else q), apply_rope(q, m, **NOTES_ROPE)
     rotated_p = [rotation_2d(float(r)) @ sinusoidal_encoding(float(r), 2) for r in range(6)]
     constant = max(float(np.max(np.abs(v - rotated_p[0]))) for v in rotated_p)
-    rng = np.random.default_rng(54)  # seed 54: the correction f(q, m) = e^{i m theta} q on random q, m
-    worst = 0.0
+    rng, worst = np.random.default_rng(54), 0.0  # seed 54: the correction f(q, m) = e^{i m theta} q on random q, m
     for _ in range(20):
         x, r = rng.standard_normal(2), float(rng.integers(-1000, 1000))
         z = complex(*x) * cmath.exp(1j * r)
-        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, layout="interleaved", base=1e4) - [z.real, z.imag]))))
+        worst = max(worst, float(np.max(np.abs(apply_rope(x, r, **NOTES_ROPE) - [z.real, z.imag]))))
     gap = float(np.max(np.abs(stated - actual)))
     ok = worst <= 1e-9  # |m| up to 1000 rad, both sides form the same angle m theta = m
     return Outcome(
@@ -439,8 +383,8 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
     q, k = np.random.default_rng(55).standard_normal((2, 6, 8))  # seed 55
 
     def weights(p: np.ndarray) -> np.ndarray:
-        keys = apply_rope(k, p, layout="interleaved", base=1e4) if rotate_keys else k
-        s = apply_rope(q, p, layout="interleaved", base=1e4) @ keys.T / np.sqrt(8.0)
+        keys = apply_rope(k, p, **NOTES_ROPE) if rotate_keys else k
+        s = apply_rope(q, p, **NOTES_ROPE) @ keys.T / np.sqrt(8.0)
         e = np.exp(s - s.max(axis=1, keepdims=True))
         return e / e.sum(axis=1, keepdims=True)
 
@@ -456,8 +400,7 @@ def attention_relative(*, rotate_keys: bool = True) -> Outcome:
 
 def pair_index_one_based(*, base: int = 1) -> Outcome:
     r"""§2.10 with "第 j 个维度" counted from 1: coordinate j uses :math:`\theta_{\lfloor j/2\rfloor}`."""
-    d = 8
-    R, theta = rotation_matrix(1.0, d), frequencies(d)
+    d, R, theta = 8, rotation_matrix(1.0, 8), frequencies(8)
 
     def stated(j: int) -> float:  # cos(theta_floor(j/2)); j = d (1-based) has no theta_(d/2): nan
         return float(np.cos(theta[j // 2])) if j // 2 < d // 2 else float("nan")
@@ -466,10 +409,7 @@ def pair_index_one_based(*, base: int = 1) -> Outcome:
     j = bad[0] if bad else base
     fixed = max(abs(R[r, r] - np.cos(theta[r // 2])) for r in range(d))  # row r = j - base
     return refuted(
-        stated(j),
-        float(R[j - base, j - base]),
-        {"d": d, "m": 1, "j": j, "row": j - base, "floor(j/2)": j // 2},
-        fixed,
+        stated(j), float(R[j - base, j - base]), {"d": d, "m": 1, "j": j, "row": j - base, "floor(j/2)": j // 2}, fixed,
         f"cos(theta_floor(j/2)) (stated) vs diagonal entry of R^8_(Theta,1) for coordinate j counted from {base}; "
         "correction i = floor((j - base)/2)",
     )
@@ -485,16 +425,10 @@ def distinct_pair_frequencies(*, base: float = 10000.0) -> Outcome:
 # --- note 002 ----------------------------------------------------------------------------------------------------
 
 
-def _theta(k: int, d: int) -> float:
-    r"""Note 002 §3 written out: :math:`\theta_k = 10000^{-2k/d}` (no index range given)."""
-    return 10000.0 ** (-2 * k / d)
-
-
 def doubled_goal_formula(*, doubled: bool = True) -> Outcome:
     r"""The goal line as scraped, :math:`A = g\,A = g` (a chain), for RoPE's :math:`A = g = q^\top R_{n-m} k`."""
     q = k = np.array([2.0, 0.0])  # m = n = 0: A = g = |q|^2 = 4
-    a = float(apply_rope(q, 0.0, layout="interleaved", base=1e4) @ apply_rope(k, 0.0, layout="interleaved", base=1e4))
-    g = float(q @ k)
+    a, g = float(apply_rope(q, 0.0, **NOTES_ROPE) @ apply_rope(k, 0.0, **NOTES_ROPE)), float(q @ k)
     chain = abs(a - g * a) if doubled else abs(a - g)
     return Outcome(
         "fails" if chain > GAP else "holds",
@@ -510,9 +444,7 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
     query = k_n if symbol == "k_n" else q_m
 
     def score(a: np.ndarray, b: np.ndarray, m: float, n: float) -> float:
-        return float(
-            apply_rope(a, m, layout="interleaved", base=1e4) @ apply_rope(b, n, layout="interleaved", base=1e4)
-        )
+        return float(apply_rope(a, m, **NOTES_ROPE) @ apply_rope(b, n, **NOTES_ROPE))
 
     stated, actual = score(query, k_n, m, n), score(q_m, k_n, m, n)
     corr = max(abs(score(q_m, k_n, m + s, n + s) - actual) for s in (-5.0, 3.0, 1000.0))  # relative in m - n
@@ -522,8 +454,7 @@ def kn_named_query(*, symbol: str = "k_n") -> Outcome:
 
 def position_term_absolute(*, structured: bool = False) -> Outcome:
     r""":math:`\langle p_i W_Q, p_j W_K\rangle` is not a function of i - j (learned p; sinusoidal p, generic W)."""
-    rng = np.random.default_rng(60)  # seed 60
-    zero = np.zeros((12, 8))
+    rng, zero = np.random.default_rng(60), np.zeros((12, 8))  # seed 60
     wq, wk = (np.eye(8), np.eye(8)) if structured else tuple(rng.standard_normal((2, 8, 8)))
     learned = additive_scores(zero, rng.standard_normal((12, 8)), wq, wk)
     sinus = sinusoidal_scores(zero, np.arange(12.0), wq, wk)
@@ -543,13 +474,8 @@ def embedding_rotated_before_projection(*, project: bool = True) -> Outcome:
 
     def scores(p: np.ndarray) -> np.ndarray:
         if project:
-            return (apply_rope(x, p, layout="interleaved", base=1e4) @ wq.T) @ (
-                apply_rope(x, p, layout="interleaved", base=1e4) @ wk.T
-            ).T
-        return (
-            apply_rope(x @ wq.T, p, layout="interleaved", base=1e4)
-            @ apply_rope(x @ wk.T, p, layout="interleaved", base=1e4).T
-        )
+            return (apply_rope(x, p, **NOTES_ROPE) @ wq.T) @ (apply_rope(x, p, **NOTES_ROPE) @ wk.T).T
+        return apply_rope(x @ wq.T, p, **NOTES_ROPE) @ apply_rope(x @ wk.T, p, **NOTES_ROPE).T
 
     change = shift_change(scores, np.arange(6.0), 5.0)
     return Outcome(
@@ -575,12 +501,8 @@ def score_varies_with_distance(*, speed: float = 1.0) -> Outcome:
 def direction_rotation_unique(*, dim: int = 2) -> Outcome:
     r"""In 2D one rotation takes u to v: no skew :math:`A \ne 0` has :math:`A u = 0` (it does in 3D)."""
     u = np.random.default_rng(67).standard_normal(dim)  # seed 67
-    basis = []  # skew-symmetric E_ij - E_ji, i < j: the directions in which a rotation can move
-    for i in range(dim):
-        for j in range(i + 1, dim):
-            a = np.zeros((dim, dim))
-            a[i, j], a[j, i] = 1.0, -1.0
-            basis.append(a @ u)
+    eye = np.eye(dim)  # skew-symmetric E_ij - E_ji, i < j: the directions in which a rotation can move
+    basis = [(np.outer(eye[i], eye[j]) - np.outer(eye[j], eye[i])) @ u for i in range(dim) for j in range(i + 1, dim)]
     free = len(basis) - int(np.linalg.matrix_rank(np.array(basis)))
     if dim == 2:  # globally too: R(c) u = u only at c = 0 on a grid of 359 non-zero angles
         moved = min(float(np.linalg.norm(rotation_2d(c) @ u - u)) for c in np.linspace(0, 2 * np.pi, 361)[1:-1])
@@ -609,24 +531,18 @@ def matrix_sparse(*, dims: tuple[int, ...] = (64, 128, 512)) -> Outcome:
 
 def _display_matrix(m: float, d: int, first: int) -> np.ndarray:
     """§4's block matrix written out, blocks R(m theta_first), ..., with theta_k = 10000^(-2k/d)."""
-    R = np.zeros((d, d))
-    for b in range(d // 2):
-        R[2 * b : 2 * b + 2, 2 * b : 2 * b + 2] = rotation_2d(m * _theta(first + b, d))
-    return R
+    return block_diagonal([rotation_2d(m * _theta(first + b, d)) for b in range(d // 2)])
 
 
 def index_shift(*, matrix_first: int = 1) -> Outcome:
     r"""§4 (:math:`\theta_1..\theta_{d/2}`) and §4.1 (:math:`\theta_0..\theta_{d/2-1}`) with §3's :math:`\theta_k`."""
     d, m, q = 8, 1.0, np.eye(8)[0]  # theta_k = 10^-k at d = 8
     matrix = _display_matrix(m, d, matrix_first) @ q
-    fast = apply_rope(q, m, layout="interleaved", base=1e4)  # eq. (34), theta_0..theta_(d/2-1)
+    fast = apply_rope(q, m, **NOTES_ROPE)  # eq. (34), theta_0..theta_(d/2-1)
     corr = max(float(np.max(np.abs(_display_matrix(p, d, 0) - rotation_matrix(p, d)))) for p in POSITIONS)
     inputs = {"d": 8, "theta_k": "10^-k", "m": 1, "q": "e_0", "coordinate": 1}
     return refuted(
-        float(matrix[1]),
-        float(fast[1]),
-        inputs,
-        corr,
+        float(matrix[1]), float(fast[1]), inputs, corr,
         f"§4 matrix (blocks from theta_{matrix_first}) vs the §4.1 formula",
     )
 
@@ -646,21 +562,19 @@ def elementwise_display(*, fifth_sine: int = 1) -> Outcome:
     return refuted(float(stated[i, j]), float(actual[i, j]), inputs, corr, f"(R_m q)_{i} from the displayed vectors")
 
 
+def _angle(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The angle between u and v (along the last axis)."""
+    return np.arccos(np.clip(np.sum(u * v, -1) / np.linalg.norm(u, axis=-1) / np.linalg.norm(v, axis=-1), -1, 1))
+
+
 def lengths_and_same_angle(*, stretch: float = 1.0) -> Outcome:
     r""":math:`\|R_m x\| = \|x\|` and :math:`\angle(R_m a, R_m b) = \angle(a, b)`: :math:`R_m` is orthogonal."""
     a, b = np.random.default_rng(65).standard_normal((2, 16, 16))  # seed 65
-
-    def angle(u: np.ndarray, v: np.ndarray) -> np.ndarray:
-        return np.arccos(np.clip(np.sum(u * v, -1) / np.linalg.norm(u, axis=-1) / np.linalg.norm(v, axis=-1), -1, 1))
-
     worst = 0.0
     for m in POSITIONS:
-        ra, rb = (
-            stretch * apply_rope(a, m, layout="interleaved", base=1e4),
-            stretch * apply_rope(b, m, layout="interleaved", base=1e4),
-        )
+        ra, rb = stretch * apply_rope(a, m, **NOTES_ROPE), stretch * apply_rope(b, m, **NOTES_ROPE)
         lengths = float(np.max(np.abs(np.linalg.norm(ra, axis=-1) / np.linalg.norm(a, axis=-1) - 1)))
-        worst = max(worst, lengths, float(np.max(np.abs(angle(ra, rb) - angle(a, b)))))
+        worst = max(worst, lengths, float(np.max(np.abs(_angle(ra, rb) - _angle(a, b)))))
     worst = max(worst, norm_error(a, 3.0) if stretch == 1.0 else 0.0, orthogonality_error(3.0, 16))
     what = "R_m" if stretch == 1.0 else f"{stretch:g} R_m"
     return identity(
@@ -673,18 +587,14 @@ def angle_under_different_rotations(*, n_offset: float = -1.0) -> Outcome:
     r"""Refutes :math:`\angle(R_m q, R_n k) = \angle(q, k)` for :math:`m \ne n`; it is :math:`\angle(q, R_{n-m} k)`."""
     q = k = np.array([1.0, 0.0])
     m, n = 1.0, 1.0 + n_offset
-
-    def angle(u: np.ndarray, v: np.ndarray) -> float:
-        return float(np.arccos(np.clip(u @ v / np.linalg.norm(u) / np.linalg.norm(v), -1, 1)))
-
-    actual = angle(rotation_2d(m) @ q, rotation_2d(n) @ k)
+    actual = float(_angle(rotation_2d(m) @ q, rotation_2d(n) @ k))
     rng = np.random.default_rng(66)  # seed 66: the correction in d = 8 with the RoPE frequencies
     corr = max(
         relative_position_error(a, b, mm, nn) for a, b in rng.standard_normal((5, 2, 8))
         for mm, nn in ((3.0, -4.0), (1000.0, 5.0))
     )
     inputs = {"q = k": [1.0, 0.0], "theta": 1.0, "m": 1, "n": num(n)}
-    return refuted(angle(q, k), actual, inputs, corr, "angle before vs after rotating by m theta and n theta")
+    return refuted(float(_angle(q, k)), actual, inputs, corr, "angle before vs after rotating by m theta and n theta")
 
 
 def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length", "head_dim", "hidden_dim")) -> Outcome:
@@ -701,8 +611,7 @@ def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length"
         f"comment's shape is {claimed} ({int(np.prod(claimed))} entries for {viewed.size} numbers). Correction "
         f"[batch_size x seq_length x num_heads x head_dim], then transpose(1, 2): the round trip back to "
         f"(1, 3, 8) has residual {within_tol(back)}.",
-        inputs,
-        back <= TOL,
+        inputs, back <= TOL,
     )
 
 
@@ -712,10 +621,8 @@ def flash_shape_comment(*, stated: tuple[str, ...] = ("batch_size", "seq_length"
 def parity_literal(*, count_from: int = 0) -> Outcome:
     r"""Refutes ":math:`p_{i,2t}, p_{i,2t+1}` are the odd and even dimensions", dimensions numbered by subscript.
 
-    The subscripts start at 0 (:math:`t = 0` gives the frequency 1), so :math:`2t` is even; the sines sit at
-    odd-numbered dimensions only when the dimensions are counted from 1."""
-    d = 8
-    p = sinusoidal_encoding(1.0, d)
+    The subscripts start at 0, so the sines sit at odd-numbered dimensions only when counting from 1."""
+    d, p = 8, sinusoidal_encoding(1.0, 8)
     omega = [10000.0 ** (-2 * t / d) for t in range(d // 2)]
     # locate each sin(omega_t) and cos(omega_t) in p by value (0-based array index), without assuming where they are
     sines = sorted(int(np.argmin(np.abs(p - np.sin(w)))) for w in omega)
@@ -730,35 +637,26 @@ def parity_literal(*, count_from: int = 0) -> Outcome:
         f"numbered from {count_from} the sine dimensions are {numbered}. Correction: the sines p_(i,2t) are the "
         f"even subscripts 2t, i.e. the odd-numbered dimensions only when counting from 1 "
         f"({'checked' if corrected else 'NOT so'}).",
-        None if ok else example,
-        bool(corrected),
+        None if ok else example, bool(corrected),
     )
 
 
 def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
     r"""Refutes ":math:`q_m^\top k_n = x_m^\top W_q^\top W_k x_n + b_{i,j}` is relative", b a table over (i, j).
 
-    The plug-in table is :math:`b_{i,j} = (i + 2j)/10`; the correction is a bias of the distance,
-    :math:`b_{i-j}` (:func:`ropemath.theory.encodings.relative_bias`), which a common shift cannot change."""
-    rng = np.random.default_rng(60)  # seed 60
-    N, d = 8, 4
+    The plug-in table is :math:`b_{i,j} = (i + 2j)/10`; the correction is a bias of the distance, :math:`b_{i-j}`."""
+    rng, N, d = np.random.default_rng(60), 8, 4  # seed 60
     x, wq, wk = np.tile(rng.standard_normal(d), (N + 3, 1)), *rng.standard_normal((2, d, d))  # one token everywhere
     table = rng.standard_normal(2 * N + 1)  # b_r for r = -N..N
 
-    def score(pos: np.ndarray) -> np.ndarray:
+    def score(pos: np.ndarray, by: str = indexed_by) -> np.ndarray:
         idx = pos.astype(int)
         content = (x[idx] @ wq.T) @ (x[idx] @ wk.T).T
-        if indexed_by == "absolute":
-            return content + (idx[:, None] + 2 * idx[None, :]) / 10
-        return content + relative_bias(pos, table)
-
-    def relative(pos: np.ndarray) -> np.ndarray:
-        idx = pos.astype(int)
-        return (x[idx] @ wq.T) @ (x[idx] @ wk.T).T + relative_bias(pos, table)
+        return content + ((idx[:, None] + 2 * idx[None, :]) / 10 if by == "absolute" else relative_bias(pos, table))
 
     S = score(np.arange(5.0))
     gap = float(S[1, 0] - S[4, 3])
-    corr = shift_change(relative, np.arange(N, dtype=float), 3.0)
+    corr = shift_change(lambda pos: score(pos, "distance"), np.arange(N, dtype=float), 3.0)
     example = {
         "b_(i,j)": "(i + 2 j) / 10", "x_i": "the same token at every position (seed 60)", "i - j": 1,
         "score(1, 0) - score(4, 3)": num(gap),
@@ -769,26 +667,20 @@ def t5_bias_literal(*, indexed_by: str = "absolute") -> Outcome:
         f"Bias indexed by {indexed_by}: with the same token everywhere, score(1, 0) - score(4, 3) = {num(gap)}, "
         f"and i - j = 1 in both. Correction b_(i-j) (ropemath.theory.encodings.relative_bias): shifting all 8 "
         f"positions by 3 changes the scores by {within_tol(corr)} (relative).",
-        example if broken else None,
-        bool(corr <= TOL),
+        example if broken else None, bool(corr <= TOL),
     )
 
 
 def initial_projection_literal(*, token: str = "n") -> Outcome:
     r"""Refutes :math:`q = f_q(x_m, 0) = W_q x_n` (the note's line); :math:`f_q(x_m, 0) = W_q x_m`.
 
-    :math:`f_q(x_m, 0)` is the note's own final form :math:`(W_q x_m)e^{i0\theta}`, computed as RoPE at
-    position 0 (:func:`ropemath.core.apply.apply_rope`); plug-in values :math:`W_q = [[2, 1], [0, 1]]`,
-    :math:`x_m = (1, 0)`, :math:`x_n = (0, 1)`."""
-    wq = np.array([[2.0, 1.0], [0.0, 1.0]])
-    x = {"m": np.array([1.0, 0.0]), "n": np.array([0.0, 1.0])}
-    f_q0 = apply_rope(wq @ x["m"], 0.0, layout="interleaved", base=10000.0)
-    stated = wq @ x[token]
-    rng = np.random.default_rng(61)  # seed 61: the correction for random W_q, x_m
-    corr = 0.0
+    :math:`f_q(x_m, 0)` is the note's own final form :math:`(W_q x_m)e^{i0\theta}`: RoPE at position 0."""
+    wq, x = np.array([[2.0, 1.0], [0.0, 1.0]]), {"m": np.array([1.0, 0.0]), "n": np.array([0.0, 1.0])}
+    f_q0, stated = apply_rope(wq @ x["m"], 0.0, **NOTES_ROPE), wq @ x[token]
+    rng, corr = np.random.default_rng(61), 0.0  # seed 61: the correction for random W_q, x_m
     for _ in range(10):
         w, xm = rng.standard_normal((2, 2)), rng.standard_normal(2)
-        corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, layout="interleaved", base=10000.0) - w @ xm))))
+        corr = max(corr, float(np.max(np.abs(apply_rope(w @ xm, 0.0, **NOTES_ROPE) - w @ xm))))
     out = refuted(
         float(stated[0]), float(f_q0[0]),
         {"W_q": [[2.0, 1.0], [0.0, 1.0]], "x_m": [1.0, 0.0], "x_n": [0.0, 1.0], "coordinate": 0}, corr,
@@ -798,19 +690,16 @@ def initial_projection_literal(*, token: str = "n") -> Outcome:
         out.verdict,
         f"{out.evidence} (W_q x_{token} = {num(stated)}, f_q(x_m, 0) = {num(f_q0)}; the correction "
         "W_q x_m = f_q(x_m, 0) is checked for 10 random W_q, x_m, seed 61.)",
-        out.counterexample,
-        out.correction_holds,
+        out.counterexample, out.correction_holds,
     )
 
 
 def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
     r"""For d = 2, RoPE turns a vector through :math:`m\theta` (θ = 1): the angle tells the position apart.
 
-    For :math:`m = -50, \dots, 50` the angle from x to :math:`R(m\theta)x` equals :math:`m\theta` (mod 2π), and
-    the 101 angles are pairwise distinct (closest pair at least 1e-3 rad apart)."""
-    x = np.array([0.6, -0.8])
-    ms = np.arange(-50.0, 51.0)
-    y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, layout="interleaved", base=10000.0)
+    For m = -50..50 the angle from x to :math:`R(m\theta)x` is :math:`m\theta` (mod 2π), all at least 1e-3 apart."""
+    x, ms = np.array([0.6, -0.8]), np.arange(-50.0, 51.0)
+    y = apply_rope(np.broadcast_to(x, (ms.size, 2)), per_position * ms, **NOTES_ROPE)
     turned = np.arctan2(x[0] * y[:, 1] - x[1] * y[:, 0], y @ x)  # signed angle from x to y
     err = float(np.max(np.abs(np.exp(1j * turned) - np.exp(1j * per_position * ms))))
     diff = np.angle(np.exp(1j * (turned[:, None] - turned[None, :])))
@@ -828,12 +717,11 @@ def angle_represents_position(*, per_position: float = 1.0) -> Outcome:
 def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
     r"""Refutes "SDPA is the inner product of two vectors": its output :math:`o_m = \sum_n a_{m,n} v_n` is a vector.
 
-    What is an inner product is its score :math:`q_m^\top k_n/\sqrt d = (q_m/\sqrt d)^\top k_n`
-    (checked against :func:`ropemath.attention.softmax.rope_attention_weights` at equal positions)."""
+    What is an inner product is its score :math:`q_m^\top k_n/\sqrt d = (q_m/\sqrt d)^\top k_n`."""
     q, k, v = np.random.default_rng(62).standard_normal((3, 5, 4))  # seed 62
     pos = np.zeros(5)  # all positions equal: plain SDPA
-    out = rope_softmax_attention(q, k, v, pos, layout="interleaved", base=10000.0)
-    w = rope_attention_weights(q, k, pos, layout="interleaved", base=10000.0)
+    out = rope_softmax_attention(q, k, v, pos, **NOTES_ROPE)
+    w = rope_attention_weights(q, k, pos, **NOTES_ROPE)
     logits = np.array([[(q[a] / 2.0) @ k[b] for b in range(5)] for a in range(5)])  # sqrt(4) = 2
     soft = np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
     corr = float(np.max(np.abs(w - soft)))
@@ -846,20 +734,16 @@ def sdpa_is_inner_product(*, part: str = "output") -> Outcome:
         f"SDPA maps (Q, K, V) to N = 5 vectors o_m of shape {list(out[0].shape)} (seed 62); an inner product of two "
         f"vectors is one number. Correction: its scores are inner products, softmax((q_m / sqrt d)^T k_n) equals "
         f"its weights (residual {within_tol(corr)}).",
-        example,
-        bool(corr <= TOL),
+        example, bool(corr <= TOL),
     )
 
 
 def sparse_is_inefficient(*, storage: str = "sparse") -> Outcome:
     r"""Refutes "R^d_{Θ,m} is sparse, so it computes inefficiently": stored sparse, :math:`R x` costs 2d products.
 
-    Counted multiplications for :math:`R^d_{\Theta,m} x` (d = 8 and 128): dense :math:`d^2`, sparse (its non-zeros)
-    and RoFormer eq. (34) :math:`2d`.  What is wasteful is the *dense* product (the correction)."""
-    costs = {}
-    for d in (8, 128):
-        nonzero = int(np.count_nonzero(rotation_matrix(1.0, d)))
-        costs[d] = {"dense": d * d, "sparse": nonzero, "eq. (34)": 2 * d}
+    Multiplications for :math:`R^d_{\Theta,m} x`: dense :math:`d^2`, sparse (its non-zeros), eq. (34) :math:`2d`."""
+    nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
+    costs = {d: {"dense": d * d, "sparse": nonzero[d], "eq. (34)": 2 * d} for d in (8, 128)}
     stated_slow = all(c[storage] > c["eq. (34)"] for c in costs.values())  # the claim: R's product is the slow way
     dense_slow = all(c["dense"] > c["eq. (34)"] for c in costs.values())
     example = {"d": 8, "multiplications dense": 64, "sparse (non-zeros of R)": costs[8]["sparse"], "eq. (34)": 16}
@@ -869,6 +753,5 @@ def sparse_is_inefficient(*, storage: str = "sparse") -> Outcome:
         f"{'more than' if stated_slow else 'the same as'} eq. (34). Correction: the dense product "
         f"({costs[128]['dense']} at d = 128) is what wastes work ({'checked' if dense_slow else 'NOT so'}); "
         "sparsity is what eq. (34) exploits.",
-        None if stated_slow else example,
-        bool(dense_slow),
+        None if stated_slow else example, bool(dense_slow),
     )

@@ -1,9 +1,6 @@
 r"""Checks of the notes' claims about the rotation matrices :math:`R^d_{\Theta,m}` and the RoPE score.
 
-Transpose, composition, inverse, orthogonality, norms, the relative-position identity and its wrong variants,
-the elementwise form, the block structure (and the even d it needs), the counter-clockwise sense.  Each check's
-keyword arguments make its claim wrong (:mod:`.controls`); where a sympy proof backs a check, the wrong variant
-also alters the proof's right side.
+Where a sympy proof backs a check, the wrong variant (:mod:`.controls`) also alters the proof's right side.
 
 >>> transpose_rule().verdict, transpose_rule(sign=-1).verdict, even_dimension().verdict
 ('holds', 'fails', 'holds-if')
@@ -13,14 +10,16 @@ References: Su et al., *RoFormer*, arXiv:2104.09864 v5, eq. (13), (15)-(16), (34
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
 import sympy as sp
 
 from ropemath.claims._verdict import TOL, conditional, identity, max_diff, refutation_outcome, within_tol
-from ropemath.claims.ledger import Outcome
+from ropemath.claims.ledger import NOTES_ROPE, Outcome
 from ropemath.core.apply import apply_rope
+from ropemath.core.blocks import block_diagonal
 from ropemath.core.rotation import rotation_2d, rotation_matrix
 from ropemath.symbolic import proofs, refutations
 from ropemath.symbolic.common import a, b, is_zero, k0, k1, m, n, q0, q1, rotation, theta, thetas
@@ -33,20 +32,11 @@ def _unchanged(expr: sp.Basic) -> sp.Basic:
     return expr
 
 
-_ZERO: dict[sp.Basic, bool] = {}  # expression -> is_zero(expression), computed once
-
-
-def _zero(expr: sp.Basic) -> bool:
-    """:func:`ropemath.symbolic.common.is_zero`, remembered (a non-zero expression costs a full ``simplify``)."""
-    if expr not in _ZERO:
-        _ZERO[expr] = is_zero(expr)
-    return _ZERO[expr]
+_zero = functools.cache(is_zero)  # a non-zero expression costs a full simplify: each is tested once
 
 
 def _proved(*names: str, wrong: Callable[[sp.Basic], sp.Basic] = _unchanged) -> tuple[bool, str]:
-    """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text.
-
-    With the default ``wrong`` this re-runs each proof's zero test; a wrong variant alters the right side."""
+    """Whether every named sympy proof holds *and* sympy reduces ``lhs - wrong(rhs)`` to 0, with a short text."""
     ok, texts = True, []
     for p in (proofs.get_proof(name) for name in names):
         holds = bool(p.holds) and _zero(p.lhs - wrong(p.rhs))
@@ -71,10 +61,8 @@ def _relative_sign(sign: int) -> Callable[[sp.Basic], sp.Basic]:
 
 def _random_pairs(seed: int, d: int, count: int) -> list[tuple[np.ndarray, np.ndarray, float, float]]:
     rng = np.random.default_rng(seed)
-    return [
-        (rng.standard_normal(d), rng.standard_normal(d), *map(float, rng.integers(-(10**4), 10**4, 2)))
-        for _ in range(count)
-    ]
+    return [(rng.standard_normal(d), rng.standard_normal(d), *map(float, rng.integers(-(10**4), 10**4, 2)))
+            for _ in range(count)]
 
 
 def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign: int = 1) -> float:
@@ -87,10 +75,7 @@ def _relative_residual(q: np.ndarray, k: np.ndarray, pm: float, pn: float, sign:
 
 def transpose_rule(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top = R^d_{\Theta,-m}`; ``sign`` states :math:`R_{-\mathrm{sign}\,m}` instead."""
-    err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d).T - rotation_matrix(-sign * pm, d)))) for pm in POSITIONS
-        for d in DIMS
-    )
+    err = max(max_diff(rotation_matrix(pm, d).T, rotation_matrix(-sign * pm, d)) for pm in POSITIONS for d in DIMS)
     return _with_proof(
         err, "dense R_m^T vs R_{-m}, d in {2, 8, 64}, 6 positions", "transpose", wrong=lambda e: e.subs(a, sign * a)
     )
@@ -99,7 +84,7 @@ def transpose_rule(*, sign: int = 1) -> Outcome:
 def composition_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_a R_b = R_{a+b}` (angles add); ``sign`` states :math:`R_{a + \mathrm{sign}\, b}`."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d) @ rotation_matrix(pn, d) - rotation_matrix(pm + sign * pn, d))))
+        max_diff(rotation_matrix(pm, d) @ rotation_matrix(pn, d), rotation_matrix(pm + sign * pn, d))
         for pm in POSITIONS for pn in (-3.0, 5.0) for d in DIMS
     )
     return _with_proof(err, "dense R_m R_n vs R_{m+n}", "composition", tol=1e-10, wrong=lambda e: e.subs(b, sign * b))
@@ -108,7 +93,7 @@ def composition_rule(*, sign: int = 1) -> Outcome:
 def inverse_rule(*, sign: int = 1) -> Outcome:
     r""":math:`R_\theta^{-1} = R_{-\theta} = R_\theta^\top` (transpose equals inverse); ``sign`` flips the claim."""
     err = max(
-        float(np.max(np.abs(np.linalg.inv(rotation_matrix(pm, d)) - rotation_matrix(-sign * pm, d))))
+        max_diff(np.linalg.inv(rotation_matrix(pm, d)), rotation_matrix(-sign * pm, d))
         for pm in POSITIONS for d in DIMS
     )
     return _with_proof(
@@ -122,7 +107,7 @@ def orthogonal_rule(*, unit: int = 1) -> Outcome:
     for pm in POSITIONS:
         for d in DIMS:
             r = rotation_matrix(pm, d)
-            err = max(err, float(np.max(np.abs(r.T @ r - unit * np.eye(d)))), abs(float(np.linalg.det(r)) - unit))
+            err = max(err, max_diff(r.T @ r, unit * np.eye(d)), abs(float(np.linalg.det(r)) - unit))
     return _with_proof(err, "|R^T R - I| and |det R - 1|", "orthogonality", "determinant", wrong=lambda e: e * unit)
 
 
@@ -131,11 +116,8 @@ def norm_rule(*, factor: float = 1.0) -> Outcome:
     x = np.random.default_rng(1).standard_normal((32, 64))  # seed 1
     nx = np.linalg.norm(x, axis=-1)
     err = max(
-        float(
-            np.max(
-                np.abs(np.linalg.norm(apply_rope(x, pm, layout="interleaved", base=1e4), axis=-1) - factor * nx) / nx
-            )
-        ) for pm in POSITIONS
+        float(np.max(np.abs(np.linalg.norm(apply_rope(x, pm, **NOTES_ROPE), axis=-1) - factor * nx) / nx))
+        for pm in POSITIONS
     )
     return identity(err, "relative norm change of 32 random x in R^64 (seed 1), 6 positions")
 
@@ -145,8 +127,8 @@ def same_rotation_invariance(*, shift: float = 0.0) -> Outcome:
     err = max(
         abs(
             float(
-                apply_rope(q, pm, layout="interleaved", base=1e4)
-                @ apply_rope(k, pm + shift, layout="interleaved", base=1e4)
+                apply_rope(q, pm, **NOTES_ROPE)
+                @ apply_rope(k, pm + shift, **NOTES_ROPE)
                 - q @ k
             )
         )
@@ -167,7 +149,7 @@ def relative_identity(*, sign: int = 1) -> Outcome:
 def transpose_product(*, sign: int = 1) -> Outcome:
     r""":math:`(R^d_{\Theta,m})^\top R^d_{\Theta,n} = R^d_{\Theta,n-m}` (``sign = -1``: :math:`R_{m-n}`)."""
     err = max(
-        float(np.max(np.abs(rotation_matrix(pm, d).T @ rotation_matrix(pn, d) - rotation_matrix(sign * (pn - pm), d))))
+        max_diff(rotation_matrix(pm, d).T @ rotation_matrix(pn, d), rotation_matrix(sign * (pn - pm), d))
         for pm in POSITIONS for pn in (-3.0, 5.0, 777.0) for d in DIMS
     )
     return _with_proof(
@@ -177,9 +159,7 @@ def transpose_product(*, sign: int = 1) -> Outcome:
 
 
 def _refute(name: str, claim: sp.Expr, gap: sp.Expr) -> refutations.Refutation:
-    """The registered refutation ``name`` rebuilt for ``claim`` (same correct form, counterexample, zero test).
-
-    ``gap`` is the true side minus ``claim``, proved by sympy; with the note's claim this is the registered one."""
+    """The registered refutation ``name`` rebuilt for ``claim``; ``gap`` is the true side minus ``claim``."""
     r0 = refutations.get_refutation(name)
     return refutations.refute(
         r0.name, r0.claim_latex, source=r0.source, correct=r0.correct, claim=claim, values=dict(r0.values),
@@ -199,18 +179,14 @@ def relative_sign_slip(*, sign: int = 1) -> Outcome:
     return refutation_outcome(_refute("relative_sign", claim, gap))
 
 
-def _weights_claim(transpose: bool) -> tuple[sp.Expr, sp.Expr]:
-    """x_m^T W_q^(T) R_{n-m} W_k x_n in 2D (symbolic), and the true side minus it."""
+def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
+    r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
     wq, wk = proofs.W_q.as_explicit(), proofs.W_k.as_explicit()
     xm, xn = proofs.x_m.as_explicit(), proofs.x_n.as_explicit()
     tail = rotation((n - m) * theta) * wk * xn
     used = wq.T if transpose else wq
-    return (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]
-
-
-def weights_missing_transpose(*, transpose: bool = False) -> Outcome:
-    r"""Refutes :math:`x_m^\top W_q R_{n-m} W_k x_n` (no transpose on :math:`W_q`; ``transpose`` restores it)."""
-    return refutation_outcome(_refute("missing_weight_transpose", *_weights_claim(transpose)))
+    claim, gap = (xm.T * used * tail)[0, 0], (xm.T * (wq.T - used) * tail)[0, 0]  # gap: the true side minus the claim
+    return refutation_outcome(_refute("missing_weight_transpose", claim, gap))
 
 
 def _transpose_wq(e: sp.Basic) -> sp.Basic:
@@ -221,8 +197,7 @@ def _transpose_wq(e: sp.Basic) -> sp.Basic:
 
 def weights_identity(*, transpose: bool = True) -> Outcome:
     r""":math:`(R_m W_q x_m)^\top (R_n W_k x_n) = x_m^\top W_q^\top R_{n-m} W_k x_n` (``transpose=False``: no T)."""
-    rng = np.random.default_rng(4)  # seed 4
-    err = 0.0
+    rng, err = np.random.default_rng(4), 0.0  # seed 4
     for _ in range(10):
         wq, wk = rng.standard_normal((2, 8, 8))
         xm, xn = rng.standard_normal((2, 8))
@@ -239,12 +214,10 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
 def elementwise_form(*, sign: int = 1) -> Outcome:
     r"""RoFormer eq. (34): :math:`R x = x \otimes \cos + (-x_1, x_0, \dots) \otimes \sin` (interleaved).
 
-    ``sign = -1`` states :math:`x \otimes \cos - \mathrm{rot}(x) \otimes \sin`, which is :math:`R_{-m} x`.
-    Also measures the sparsity the notes invoke: :math:`R^d_{\Theta,m}` has 2d non-zero entries of
-    :math:`d^2`, so the dense product spends :math:`d^2` multiplications where eq. (34) needs 2d."""
+    ``sign = -1`` states :math:`R_{-m} x`. Also counts the non-zero entries of :math:`R^d_{\Theta,m}` (2d of d²)."""
     x = np.random.default_rng(5).standard_normal(64)  # seed 5
     err = max(
-        max_diff(apply_rope(x[:d], sign * pm, layout="interleaved", base=1e4), rotation_matrix(pm, d) @ x[:d])
+        max_diff(apply_rope(x[:d], sign * pm, **NOTES_ROPE), rotation_matrix(pm, d) @ x[:d])
         / float(np.linalg.norm(x[:d])) for pm in POSITIONS for d in DIMS
     )
     nonzero = {d: int(np.count_nonzero(rotation_matrix(1.0, d))) for d in (8, 128)}
@@ -261,59 +234,48 @@ def elementwise_form(*, sign: int = 1) -> Outcome:
 
 
 def even_dimension(*, d: int = 3, inside: tuple[int, ...] = (2, 8, 64)) -> Outcome:
-    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d, not for odd d.
-
-    ``d`` is the case outside the condition; ``inside`` the dimensions where the block form must hold."""
+    r""":math:`R^d_{\Theta,m}` is built from d/2 planes: defined for even d (``inside``), not for odd ``d``."""
     err = 0.0
     for e in inside:  # even d: the block-diagonal matrix built by a loop is d x d and equals R^d
-        loop = np.zeros((e, e))
-        for i in range(e // 2):
-            loop[2 * i : 2 * i + 2, 2 * i : 2 * i + 2] = rotation_2d(3.0 * 10000.0 ** (-2 * i / e))
         try:
-            err = max(err, float(np.max(np.abs(loop - rotation_matrix(3.0, e)))))
+            loop = block_diagonal([rotation_2d(3.0 * 10000.0 ** (-2 * i / e)) for i in range(e // 2)])
+            err = max(err, max_diff(loop, rotation_matrix(3.0, e)))
         except ValueError:  # odd e: there is no R^e to compare with
             err = float("inf")
     # odd d: Theta = {theta_i, i = 1..d/2} has no last index, the blocks cover 2 floor(d/2) < d coordinates
     covered = 2 * (d // 2)
+    refused = "accepted"
     try:
         rotation_matrix(1.0, d)
-        refused = "accepted"
     except ValueError as exc:
         refused = f"refused ({exc})"
     example = {"d": d, "d/2": d / 2, "coordinates covered by the 2x2 blocks": covered}
     return conditional(
-        covered != d,
-        err <= TOL,
-        example,
+        covered != d, err <= TOL, example,
         f"d in {list(inside)}: the d/2 blocks R(m theta_i) built by a loop "
         f"{'fill the d x d matrix R^d' if err <= TOL else 'do NOT fill a d x d matrix R^d'} (residual "
-        f"{within_tol(err)}). "
-        f"{'Odd' if d % 2 else 'Even'} d = {d}: d/2 = {d / 2}"
-        f"{' is not an index bound and' if d % 2 else ' and'} the blocks cover {'only ' if covered != d else ''}"
-        f"{covered} of {d} coordinates; "
-        f"ropemath.rotation_matrix(1, {d}) is {refused}.",
+        f"{within_tol(err)}). {'Odd' if d % 2 else 'Even'} d = {d}: d/2 = "
+        f"{d / 2}{' is not an index bound and' if d % 2 else ' and'} the blocks cover "
+        f"{'only ' if covered != d else ''}{covered} of {d} coordinates; ropemath.rotation_matrix(1, {d}) is "
+        f"{refused}.",
     )
 
 
 def lengths_and_angle(*, sign: int = -1) -> Outcome:
     r""":math:`\|R_m q\| = \|q\|`, and :math:`q\cdot k = \|q\|\|k\|\cos\alpha` with α the angle from k to q."""
-    rng = np.random.default_rng(15)  # seed 15
-    worst = 0.0
+    rng, worst = np.random.default_rng(15), 0.0  # seed 15
     for _ in range(20):
         q, k = rng.standard_normal((2, 2))
         pm = float(rng.integers(-1000, 1000))
         nq, nk = float(np.hypot(*q)), float(np.hypot(*k))
         alpha = np.arctan2(q[1], q[0]) + sign * np.arctan2(k[1], k[0])  # polar angles, not the dot product
         worst = max(worst, abs(float(np.hypot(*(rotation_2d(pm) @ q))) - nq) / nq, abs(q @ k - nq * nk * np.cos(alpha)))
-    return identity(
-        worst, "|R(m) q| vs |q| and q.k vs |q||k| cos(alpha_q - alpha_k) from polar angles, 20 cases (seed 15)"
-    )
+    what = "|R(m) q| vs |q| and q.k vs |q||k| cos(alpha_q - alpha_k) from polar angles, 20 cases (seed 15)"
+    return identity(worst, what)
 
 
 def pairwise_rotation(*, shift: int = 0) -> Outcome:
-    r""":math:`R^d_{\Theta,m}` rotates pair i by :math:`m\theta_i`; the score is the sum of the d/2 pair scores.
-
-    ``shift`` reads pair i's frequency as :math:`\theta_{i+\mathrm{shift}}` (numerically and in the sympy proofs)."""
+    r""":math:`R^d_{\Theta,m}` turns pair i by :math:`m\theta_{i+\mathrm{shift}}`; the score sums the pair scores."""
     rng = np.random.default_rng(6)  # seed 6
     d, err = 8, 0.0
     theta_i = [10000.0 ** (-2 * (i + shift) / d) for i in range(d // 2)]  # written out, independent of ropemath
@@ -337,13 +299,11 @@ def pairwise_rotation(*, shift: int = 0) -> Outcome:
 
 
 def counterclockwise(*, sign: int = 1) -> Outcome:
-    r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (for :math:`0 < \theta < \pi`).
-
-    ``sign = -1`` states the clockwise turn."""
+    r""":math:`R(\theta) v` turns v counter-clockwise by :math:`\theta` (0 < θ < π); ``sign = -1``: clockwise."""
     v = np.array([1.0, 0.0])
-    err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
+    err = max_diff(rotation_2d(np.pi / 2) @ v, [0.0, sign * 1.0])
+    w = np.array([0.6, -0.8])
     for t in (0.3, 1.0, 2.5):
-        w = np.array([0.6, -0.8])
         u = rotation_2d(t) @ w
         turned = np.arctan2(w[0] * u[1] - w[1] * u[0], w @ u)  # signed angle from w to u
         err = max(err, abs(turned - sign * t))

@@ -1,8 +1,7 @@
 r"""Negative controls: every check of the ledger can say no.
 
-Scope: :data:`CONTROLS` maps each check function to its :class:`Control` — the *same* function called
-with keyword arguments that flip a sign, shift an index, drop a factor or put a case outside the claim's
-condition; a ``holds``/``holds-if`` check must get ``fails`` from its control, any other a different verdict.
+:data:`CONTROLS` maps each check to its :class:`Control`: the *same* function called with keyword arguments that
+make the claim wrong; a ``holds``/``holds-if`` check must get ``fails`` from it, any other a different verdict.
 
 >>> from ropemath.claims import checks_rotation as R
 >>> CONTROLS[R.transpose_rule].call, CONTROLS[R.transpose_rule].run().verdict

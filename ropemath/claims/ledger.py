@@ -1,10 +1,7 @@
 r"""The claims ledger's data model and runner: entries, outcomes, and the agreement rule.
 
-Scope: :class:`Source` (which note, which section), :class:`Entry` (one checkable claim
-with its *recorded* verdict and the check that decides it), :class:`Outcome` (what the
-check computed) and :func:`run`, which executes checks and reports whether each computed
-verdict agrees with the recorded one.  The entries themselves live in ``note000`` ...
-``note004``; the check functions in the ``checks_*`` modules.
+Scope: :class:`Entry` (one claim, its *recorded* verdict and its check), :class:`Outcome` (what the check
+computed) and :func:`run`.  Entries live in ``note000`` ... ``note004``, checks in the ``checks_*`` modules.
 
 The verdict rubric
 ------------------
@@ -46,6 +43,7 @@ arXiv:2104.09864 v5.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -65,13 +63,11 @@ NOTES: dict[str, tuple[str, str]] = {
     "003": ("003_707044a7c764f131.txt", "RoPE"),
     "004": ("004_a74fe6c4ddd7dc02.txt", "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding"),
 }
+NOTES_ROPE = {"layout": "interleaved", "base": 1e4}  # the RoPE the notes describe: adjacent pairs, base 10^4
 
 
 def rubric() -> str:
     """Return the verdict rubric of this module's docstring as Markdown (the README and notebook 09 show it).
-
-    reStructuredText roles become Markdown: ````x```` -> ```x```, ``:func:`a.b``` -> ```a.b```,
-    ``:math:`x``` -> ``$x$``.
 
     >>> rubric().splitlines()[0]
     'Written once here; the README and notebook 09 quote it, `tests/test_claims_rubric.py` enforces'
@@ -83,6 +79,11 @@ def rubric() -> str:
     text = re.sub(r":math:`([^`]*)`", r"$\1$", text)
     text = re.sub(r":\w+:`([^`]*)`", r"`\1`", text)
     return text.replace("``", "`")
+
+
+def _check_verdict(verdict: str) -> None:
+    if verdict not in VERDICTS:
+        raise ValueError(f"verdict must be one of {VERDICTS}, got {verdict!r}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -122,11 +123,8 @@ def note_entry(prefix: str) -> Callable[..., Entry]:
 
 @dataclasses.dataclass(frozen=True)
 class Outcome:
-    """What a check computed: the verdict, a one-paragraph evidence text, and plug-in numbers.
-
-    ``counterexample`` holds the concrete values of a refutation (inputs and both sides), for
-    ``fails`` and ``holds-if``; ``correction_holds`` says whether the corrected statement was
-    checked and holds (``None`` when there is no correction)."""
+    """What a check computed: the verdict, a one-paragraph evidence text, the plug-in numbers of a refutation
+    (``fails``, ``holds-if``) and whether the correction was checked and holds (``None``: no correction)."""
 
     verdict: str
     evidence: str
@@ -134,8 +132,7 @@ class Outcome:
     correction_holds: bool | None = None
 
     def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        _check_verdict(self.verdict)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -147,21 +144,16 @@ class Alternative:
     check: Callable[[], Outcome]
 
     def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        _check_verdict(self.verdict)
         if not callable(self.check):
             raise TypeError(f"check must be callable, got {type(self.check).__name__}")
 
 
 @dataclasses.dataclass(frozen=True)
 class Entry:
-    """One claim of one note, with the verdict recorded in the ledger and the check that decides it.
-
-    ``quote`` is the note's exact words (verbatim, whitespace aside); ``claim`` is the reading
-    the check decides, in the project's notation (LaTeX between ``$``); ``reading`` says how the
-    quote was read (index base, a symbol lost to scraping); ``alternatives`` are other readings
-    with their own checks; ``condition`` is required for ``holds-if``, ``correction`` for
-    ``fails`` and ``reason`` for ``not-checkable`` (the rubric in the module docstring)."""
+    """One claim of one note: the note's exact words (``quote``), the reading the check decides (``claim``, LaTeX
+    between ``$``), the recorded verdict, and what the rubric requires for it (``condition``, ``correction``,
+    ``reason``); ``alternatives`` are other readings with their own checks."""
 
     id: str
     source: Source
@@ -176,8 +168,7 @@ class Entry:
     alternatives: tuple[Alternative, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        _check_verdict(self.verdict)
         required = {"holds-if": "condition", "fails": "correction", "not-checkable": "reason"}
         field = required.get(self.verdict)
         if field is not None and not getattr(self, field):
@@ -233,20 +224,15 @@ class Result:
         }
 
 
-_CACHE: dict[Callable[[], Outcome], Outcome] = {}
-
-
+@functools.cache
 def _outcome(check: Callable[[], Outcome]) -> Outcome:
     """Run ``check`` once per process (several entries share a check); errors become ``fails``."""
-    if check not in _CACHE:
-        try:
-            out = check()
-        except Exception as exc:  # a crashing check must show up as a disagreement, not abort the run
-            out = Outcome("fails", f"the check raised {type(exc).__name__}: {exc}")
-        if not isinstance(out, Outcome):
-            out = Outcome("fails", f"the check returned {type(out).__name__}, not an Outcome")
-        _CACHE[check] = out
-    return _CACHE[check]
+    try:
+        out = check()
+    except Exception as exc:  # a crashing check must show up as a disagreement, not abort the run
+        return Outcome("fails", f"the check raised {type(exc).__name__}: {exc}")
+    returned = f"the check returned {type(out).__name__}, not an Outcome"
+    return out if isinstance(out, Outcome) else Outcome("fails", returned)
 
 
 def run(entries: Iterable[Entry]) -> list[Result]:

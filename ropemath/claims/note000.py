@@ -1,7 +1,6 @@
 r"""Ledger entries for note 000, "RoPE: Rotray Position Embedding" (Ethan Lai, zh-TW), in the note's order.
 
-The scraped page prints each formula twice (rendered text, then LaTeX source); quotes keep both, formulas are
-read from the LaTeX.  :data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
+The scraped page prints each formula twice (rendered, then LaTeX); quotes keep both, formulas are read from the LaTeX.
 
 References: Ethan Lai, "RoPE: Rotray Position Embedding", blog.cyberangel.work/posts/ml-rope (2026-01-27,
 CC BY-NC-SA 4.0); Su et al., *RoFormer*, arXiv:2104.09864 v5.
@@ -31,11 +30,9 @@ ENTRIES: tuple[Entry, ...] = (
         correction=r"$p_{i,2t} = \sin(i/10000^{2t/d})$ (and $p_{i,2t+1} = \cos(i/10000^{2t/d})$, which the note "
         r"omits), the sinusoidal encoding of Vaswani et al.",
         quote=r"pi,2t=sin(k/100002t/d)p_{i,2t} = \sin(k/10000^{2t/d})",
-        alternatives=(
-            Alternative(
-                r"$k$ is the position and the $i$ on the left a slip for it ($p_{k,2t} = \sin(k/10000^{2t/d})$)",
-                "holds", E.sinusoidal_formula),
-        )),
+        alternatives=(Alternative(
+            r"$k$ is the position and the $i$ on the left a slip for it ($p_{k,2t} = \sin(k/10000^{2t/d})$)",
+            "holds", E.sinusoidal_formula),)),
     entry("n000-linear-attention", "Basics", "holds", A.linear_attention,
         r"Linear attention $\phi(q_m)^\top(\sum_n \phi(k_n) v_n^\top) / \phi(q_m)^\top \sum_n \phi(k_n)$ shares the "
         r"two key sums across all queries, so it costs $O(N)$.",
@@ -54,13 +51,10 @@ ENTRIES: tuple[Entry, ...] = (
         "additive absolute encodings unsuitable (alternative; RoFormer §1 says so of all earlier schemes). The words "
         "between $m$ and $n$ in '同時依賴 $m$ ... $n$' are lost in scraping.",
         quote="但這種編碼只是把位置資訊加入上下文表示, 一樣不適用線性注意力架構:",
-        alternatives=(
-            Alternative(
-                "一樣 as 'like the absolute encoding above': additive absolute encodings are unsuitable for linear "
-                "attention too",
-                "fails",
-                L.absolute_breaks_linear),
-        )),
+        alternatives=(Alternative(
+            "一樣 as 'like the absolute encoding above': additive absolute encodings are unsuitable for linear "
+            "attention too",
+            "fails", L.absolute_breaks_linear),)),
     entry("n000-definitions", "基本定義", "holds-if", R.even_dimension,
         r"Definitions used later: input $\mathbb S_N = \{w_i\}_{i=1}^N$, embeddings $\mathbb E_N = \{x_i\}_{i=1}^N$ "
         r"with $x_i \in \mathbb R^d$ — the $d$ that 一般化 splits into $d/2$ two-dimensional planes.",
@@ -136,11 +130,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"\begin{pmatrix} -x_2 \\ x_1 \\ -x_4 \\ x_3 \\ \vdots \\ -x_d \\ x_{d-1} \end{pmatrix} \otimes "
         r"\begin{pmatrix} \sin m\theta_1 \\ \sin m\theta_1 \\ \sin m\theta_2 \\ \sin m\theta_2 \\ \vdots \\ \sin "
         r"m\theta_{d/2} \\ \sin m\theta_{d/2} \end{pmatrix}",
-        alternatives=(
-            Alternative(
-                r"$\otimes$ as the Kronecker product: the right side then has $d^2$ entries", "fails",
-                L.elementwise_as_kronecker),
-        )),
+        alternatives=(Alternative(
+            r"$\otimes$ as the Kronecker product: the right side then has $d^2$ entries", "fails",
+            L.elementwise_as_kronecker),)),
     entry("n000-decay-complex", "Long-term Decay", "fails", L.complex_score_frequency_index,
         r"$(R^d_{\Theta,m} W_q x_m)^\top (R^d_{\Theta,n} W_k x_n) = \mathrm{Re}[\sum_{i=0}^{d/2-1} q_{[2i:2i+1]} "
         r"k^*_{[2i:2i+1]} e^{i(m-n)\theta_i}]$ with the note's $\theta_i = 10000^{-2(i-1)/d}$: the sum starts at "
@@ -155,13 +147,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"\boldsymbol{x}_m)^\top (\boldsymbol{R}_{\Theta,n}^d W_k \boldsymbol{x}_n) = "
         r"\mathrm{Re}\left[\sum_{i=0}^{d/2-1} \boldsymbol{q}_{[2i:2i+1]} \boldsymbol{k}_{[2i:2i+1]}^* "
         r"e^{i(m-n)\theta_i}\right]",
-        alternatives=(
-            Alternative(
-                r"$\theta_i$ re-indexed from 0 in this section ($\theta_i = 10000^{-2i/d}$), as RoFormer eq. (35) "
-                "tacitly does",
-                "holds",
-                F.complex_score_form),
-        )),
+        alternatives=(Alternative(
+            r"$\theta_i$ re-indexed from 0 in this section ($\theta_i = 10000^{-2i/d}$), as RoFormer eq. (35) "
+            "tacitly does",
+            "holds", F.complex_score_form),)),
     entry("n000-decay", "Long-term Decay", "fails", F.score_decays,
         "As the relative distance grows, the inner product (attention score) decays.",
         correction=r"What decays (as a trend, on the range of RoFormer Fig. 2) is the upper bound $(\max_i "
@@ -169,8 +158,7 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The likeness to natural language that the sentence adds is motivation, not judged.",
         quote="相對距離增加時, 內積值會衰減, 與自然語言的性質很類似"),
     entry("n000-norm-preserved", "與線性注意力", "holds", R.norm_rule,
-        r"RoPE keeps vector norms: $\|R^d_{\Theta,m} x\| = \|x\|$.",
-        quote="RoPE 保持向量範數不變"),
+        r"RoPE keeps vector norms: $\|R^d_{\Theta,m} x\| = \|x\|$.", quote="RoPE 保持向量範數不變"),
     entry("n000-linear-rope-form", "與線性注意力", "holds", A.rope_linear_time,
         r"RoPE in linear attention (RoFormer eq. 19): numerator $\sum_n (R_m\phi(q_m))^\top (R_n\varphi(k_n)) v_n$, "
         r"denominator $\sum_n \phi(q_m)^\top\varphi(k_n)$ unrotated; this keeps the $O(N)$ shared-sum form.",
@@ -201,14 +189,11 @@ ENTRIES: tuple[Entry, ...] = (
         "shows the rotation is defined there (n000-no-max-length); the check measures which angles training never saw.",
         quote="且天然支持外推到更長序列"),
     entry("n000-orthogonal", "正交性", "holds", R.orthogonal_rule,
-        r"The rotation matrix is orthogonal: $(R^d_{\Theta,m})^\top R^d_{\Theta,m} = I$.",
-        quote="旋轉矩陣是正交矩陣"),
+        r"The rotation matrix is orthogonal: $(R^d_{\Theta,m})^\top R^d_{\Theta,m} = I$.", quote="旋轉矩陣是正交矩陣"),
     entry("n000-stability", "正交性", "holds", P.orthogonal_is_stable,
         "The rotation matrix being orthogonal can ensure (可以確保) the numerical stability of the encoding.",
         quote="旋轉矩陣是正交矩陣, 可以確保編碼的數值穩定性",
-        alternatives=(
-            P.ROUNDED_ANGLES_READING,
-        )),
+        alternatives=(P.ROUNDED_ANGLES_READING,)),
 )
 
 MERGED: tuple[tuple[str, str], ...] = (

@@ -1,7 +1,6 @@
 r"""Ledger entries for note 001, "旋转位置编码(RoPE)公式详细推导过程" (kler.cn, zh-CN), in the note's order.
 
-The derivation follows Su Jianlin's blog with one ``f`` but writes only the real part of the requirement and
-never states :math:`f(x, 0) = x`.  :data:`MERGED` lists the note's other mathematical sentences.
+It follows Su Jianlin's derivation but writes only the real part of the requirement and never states f(x, 0) = x.
 
 References: kler.cn/a/538912.html; Su Jianlin, kexue.fm/archives/8265; Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
@@ -103,13 +102,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"\Theta_g(q, k, m - n) Rf(q,m)Rf(k,n)=Rg(q,k,mn),Θf(q,m)Θf(k,n)=Θg(q,k,mn)",
         reading=r"'The equation' is §2.3's $\mathrm{Re}(f(q,m) f^*(k,n)) = g(q,k,m-n)$, so $g$ is the real inner "
         r"product of §2.2 and its polar form has $R_g = |g|$.",
-        alternatives=(
-            Alternative(
-                r"$g$ read as the complex product, required relative as Su does ($f(q,m) f^*(k,n) = g$): the split "
-                r"follows; from the real part alone it follows only under that condition.",
-                "holds-if",
-                D.polar_split),
-        )),
+        alternatives=(Alternative(
+            r"$g$ read as the complex product, required relative as Su does ($f(q,m) f^*(k,n) = g$): the split "
+            r"follows; from the real part alone it follows only under that condition.",
+            "holds-if", D.polar_split),)),
     entry("n001-modulus", "2.5 求解模长", "holds-if", L.modulus_initial_condition,
         r"Setting $n = m$ (in §2.4's relations): $R_f(q,m) R_f(k,m) = R_g(q,k,0) = R_f(q,0) R_f(k,0) = \|q\|\|k\|$, "
         r"so $R_f(q,m) = \|q\|$.",
@@ -164,8 +160,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"the angle between $q$ and $k$ must be kept.",
         quote=r"旋转后的向量内积可以表示为: R m q ⋅ R n k = ∥ R m q ∥ ∥ R n k ∥ cos ( ( m − n ) θ ) = "
         r"∥ q ∥ ∥ k ∥ cos ( ( m − n ) θ ) " + _R_M_Q_R_N_K + r" = \|\mathbf{R}_m \mathbf{q}\| "
-        r"\|\mathbf{R}_n \mathbf{k}\| "
-        r"\cos((m - n)\theta) = \|\mathbf{q}\| \|\mathbf{k}\| \cos((m - n)\theta) "
+        r"\|\mathbf{R}_n \mathbf{k}\| \cos((m - n)\theta) = \|\mathbf{q}\| \|\mathbf{k}\| \cos((m - n)\theta) "
         r"RmqRnk=Rmq∥∥Rnkcos((mn)θ)=q∥∥kcos((mn)θ)"),
     entry("n001-cross-term", "2.8.1 推导公式", "fails", D.missing_cross_term,
         r"$R_m q \cdot R_n k = (q \cdot k)\cos((m-n)\theta)$.",
@@ -199,13 +194,10 @@ ENTRIES: tuple[Entry, ...] = (
         r"\theta) + i\sin(m \theta) cos(mθ)+isin(mθ),因此 RoPE 在左边多了个旋转矩阵",
         reading="$p_m = x + yi$ is, in the note's words, 'the complex form of the sinusoidal formula'; '多乘了' "
         "compares RoPE's formula with it.",
-        alternatives=(
-            Alternative(
-                r"'x + yi' read as the vector RoPE encodes (its query or key), not the sinusoidal $p_m$: RoPE "
-                r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.",
-                "holds",
-                D.complex_times_is_rotation),
-        )),
+        alternatives=(Alternative(
+            r"'x + yi' read as the vector RoPE encodes (its query or key), not the sinusoidal $p_m$: RoPE "
+            r"left-multiplies it by $e^{im\theta}$, i.e. by $R(m\theta)$.",
+            "holds", D.complex_times_is_rotation),)),
     entry("n001-pairs", "2.10 多维情况", "holds", R.pairwise_rotation,
         r"Inner products add over coordinates, so even-$d$ RoPE is $d/2$ concatenated 2D cases: $R_m = "
         r"\mathrm{diag}(R(m\theta_0), \dots, R(m\theta_{d/2-1}))$.",
@@ -229,9 +221,7 @@ ENTRIES: tuple[Entry, ...] = (
         "Being orthogonal, $R_m$ 'usually' (通常来说) does not change the model's stability.",
         quote="值得指出的是, R m R_m Rm是一个正交矩阵,它不会改变向量的模长,因此通常来说它不会改变原模型的稳定性。",
         reading="Read as numerical stability of the encoding (the effect on training is not checkable).",
-        alternatives=(
-            P.ROUNDED_ANGLES_READING,
-        )),
+        alternatives=(P.ROUNDED_ANGLES_READING,)),
     entry("n001-elementwise", "2.10 多维情况", "holds", R.elementwise_form,
         r"$R_m$ is sparse, so a dense matrix product wastes work; instead $R_m q = q \odot (\cos m\theta_0, \cos "
         r"m\theta_0, \dots) + (-q_1, q_0, -q_3, q_2, \dots) \odot (\sin m\theta_0, \sin m\theta_0, \dots)$.",
@@ -260,38 +250,31 @@ ENTRIES: tuple[Entry, ...] = (
         r"fixes no distance: the check takes $q = k = \mathbf 1$ at $r = 10, 100, 1000, 10^4$, $d = 2^6 \dots 2^{22}$, "
         "and refutes the limit 0 where it is over 10 times farther from the large-d limit than the sum at d = 2^22.",
         alternatives=(
-            Alternative(
-                "Read as growing distance at fixed d: the score itself tends to 0.", "fails", F.score_decays
-            ),
+            Alternative("Read as growing distance at fixed d: the score itself tends to 0.", "fails", F.score_decays),
             Alternative(
                 "Read as RoFormer's long-term decay: the upper bound of the score decreases with distance.", "holds-if",
                 F.bound_decreases,
-            ),            Alternative(
+            ),
+            Alternative(
                 "Read as the iterated limit: as d grows the normalised score tends to a function of r, and that "
                 "function tends to 0 as r grows.",
-                "holds",
-                F.decay_iterated_limit),
+                "holds", F.decay_iterated_limit),
         )),
     entry("n001-pair-index", "2.10 多维情况", "holds", F.pair_index,
         r"Coordinate $j$ uses the angle $\theta_i$ with $i = \lfloor j/2 \rfloor$.",
         quote=r"i i i 表示第 i i i 个旋转角度,它跟偶数维向量的第 j j j个维度的关系是 i = ⌊ j 2 ⌋ i = \left\lfloor "
         r"\frac{j}{2} \right\rfloor i=2j",
         reading=r"0-based j, as the note's $q_0, \dots, q_{d-1}$.",
-        alternatives=(
-            Alternative(
-                "'第 j 个维度' read as an ordinal counted from 1 (the first coordinate is j = 1).",
-                "fails",
-                L.pair_index_one_based),
-        )),
+        alternatives=(Alternative(
+            "'第 j 个维度' read as an ordinal counted from 1 (the first coordinate is j = 1).", "fails",
+            L.pair_index_one_based),)),
     entry("n001-each-dimension", "2.10 多维情况", "fails", F.shared_frequencies,
         "'$d$ is usually even, and each dimension corresponds to a different frequency.'",
         correction=r"Each pair $(2i, 2i+1)$ has its own frequency $\theta_i$; there are $d/2$ distinct frequencies.",
         quote="d d d 是位置编码的维度。通常 d d d 为偶数,且每个维度对应一个不同的频率。",
-        alternatives=(
-            Alternative(
-                "'Dimension' read as a coordinate pair (2i, 2i+1): the d/2 frequencies are distinct.", "holds",
-                L.distinct_pair_frequencies),
-        )),
+        alternatives=(Alternative(
+            "'Dimension' read as a coordinate pair (2i, 2i+1): the d/2 frequencies are distinct.", "holds",
+            L.distinct_pair_frequencies),)),
     entry("n001-q-description", "2.10 多维情况", "fails", P.q_is_the_query,
         "'$q$ is the position-encoding vector; its components are generated by sines or cosines.'",
         correction=r"$q = W_q x_m$ is the query (content) vector, as in the note's own §2.2 and RoFormer eq. 16; the "

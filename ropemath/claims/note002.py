@@ -1,7 +1,6 @@
 r"""Ledger entries for note 002, "精英笔记：旋转位置编码 (RoPE)" (study note, zh-CN), in the note's order.
 
 Includes the Q&A blocks and the comments of its code listing; headings are copied without the Markdown ``#``.
-:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
 References: "精英笔记：旋转位置编码 (RoPE)" (no author given); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
@@ -31,20 +30,18 @@ CODE = "4.2 代码实现"
 
 # the two displayed formulas of §4 and §4.1, whitespace-normalised (the rubric test compares normalised text)
 _MATRIX_DISPLAY = (
-    r"\boldsymbol{R}_{\Theta, m}^d = \begin{pmatrix} \cos m\theta_1 & -\sin m\theta_1 & 0 & 0 & "
-    r"\cdots & 0 & 0 \\ \sin m\theta_1 & \cos m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ 0 & 0 & \cos "
-    r"m\theta_2 & -\sin m\theta_2 & \cdots & 0 & 0 \\ 0 & 0 & \sin m\theta_2 & \cos m\theta_2 & "
-    r"\cdots & 0 & 0 \\ \vdots & \vdots & \vdots & \vdots & \ddots & \vdots & \vdots \\ 0 & 0 & 0 & 0 "
-    r"& \cdots & \cos m\theta_{d/2} & -\sin m\theta_{d/2} \\ 0 & 0 & 0 & 0 & \cdots & \sin "
-    r"m\theta_{d/2} & \cos m\theta_{d/2} \end{pmatrix}"
+    r"\boldsymbol{R}_{\Theta, m}^d = \begin{pmatrix} \cos m\theta_1 & -\sin m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ \sin "
+    r"m\theta_1 & \cos m\theta_1 & 0 & 0 & \cdots & 0 & 0 \\ 0 & 0 & \cos m\theta_2 & -\sin m\theta_2 & \cdots & 0 & 0 "
+    r"\\ 0 & 0 & \sin m\theta_2 & \cos m\theta_2 & \cdots & 0 & 0 \\ \vdots & \vdots & \vdots & \vdots & \ddots & "
+    r"\vdots & \vdots \\ 0 & 0 & 0 & 0 & \cdots & \cos m\theta_{d/2} & -\sin m\theta_{d/2} \\ 0 & 0 & 0 & 0 & \cdots & "
+    r"\sin m\theta_{d/2} & \cos m\theta_{d/2} \end{pmatrix}"
 )
 _ELEMENTWISE_DISPLAY = (
-    r"R_m q = \begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ q_4 \\ \vdots \\ q_{d-2} \\ q_{d-1} "
-    r"\end{pmatrix} \otimes \begin{pmatrix} \cos m\theta_0 \\ \cos m\theta_0 \\ \cos m\theta_1 \\ "
-    r"\cos m\theta_1 \\ \vdots \\ \cos m\theta_{d/2-1} \\ \cos m\theta_{d/2-1} \end{pmatrix} + "
-    r"\begin{pmatrix} -q_1 \\ q_0 \\ -q_3 \\ \vdots \\ -q_{d-1} \\ q_{d-2} \end{pmatrix} \otimes "
-    r"\begin{pmatrix} \sin m\theta_0 \\ \sin m\theta_0 \\ \sin m\theta_1 \\ \sin m\theta_1 \\ \sin "
-    r"m\theta_1 \\ \vdots \\ \sin m\theta_{d/2-1} \\ \sin m\theta_{d/2-1} \end{pmatrix}"
+    r"R_m q = \begin{pmatrix} q_0 \\ q_1 \\ q_2 \\ q_3 \\ q_4 \\ \vdots \\ q_{d-2} \\ q_{d-1} \end{pmatrix} \otimes "
+    r"\begin{pmatrix} \cos m\theta_0 \\ \cos m\theta_0 \\ \cos m\theta_1 \\ \cos m\theta_1 \\ \vdots \\ \cos "
+    r"m\theta_{d/2-1} \\ \cos m\theta_{d/2-1} \end{pmatrix} + \begin{pmatrix} -q_1 \\ q_0 \\ -q_3 \\ \vdots \\ "
+    r"-q_{d-1} \\ q_{d-2} \end{pmatrix} \otimes \begin{pmatrix} \sin m\theta_0 \\ \sin m\theta_0 \\ \sin m\theta_1 \\ "
+    r"\sin m\theta_1 \\ \sin m\theta_1 \\ \vdots \\ \sin m\theta_{d/2-1} \\ \sin m\theta_{d/2-1} \end{pmatrix}"
 )
 _NORM_ANGLE = (
     "旋转是一种**正交变换**,它不会改变向量的模长(长度),也不会改变两个向量之间的相对角度"
@@ -70,11 +67,9 @@ ENTRIES: tuple[Entry, ...] = (
         reading="The scraped line holds the same equation twice, the page's rendered text (Unicode ⟨ ⟩ and −) "
         "followed by its LaTeX source; read as one equation, like the plain-text line `<f(x, i), f(y, j)> = g(x, y, i "
         "- j)` above it.",
-        alternatives=(
-            Alternative(
-                r"The line as a chain $A = g\,A = g$ (juxtaposition as a product), $A = \langle f_q, f_k\rangle$.",
-                "fails", L.doubled_goal_formula),
-        )),
+        alternatives=(Alternative(
+            r"The line as a chain $A = g\,A = g$ (juxtaposition as a product), $A = \langle f_q, f_k\rangle$.",
+            "fails", L.doubled_goal_formula),)),
     entry("n002-kn-query", GOAL, "fails", L.kn_named_query,
         "'$k_n$ is the query vector at position m': the query argument of $f_q$ in the goal formula is $k_n$.",
         quote=r"其中 $\boldsymbol{k}_n$是在位置 m的query向量,$\boldsymbol{k}_n$是在位置 n 的key向量,$f_q$ 和 $f_k$ "
@@ -116,13 +111,10 @@ ENTRIES: tuple[Entry, ...] = (
         "由于点积的旋转不变性,这个分数只依赖于两个向量之间的**相对旋转角度**,即 `(m * θ) - (n * θ) = (m - n) * θ`. "
         "这样,注意力分数就只依赖于相对位置 `m - n` 了.",
         reading="The score is the dot product of the rotated vectors themselves, as the sentence says.",
-        alternatives=(
-            Alternative(
-                r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
-                r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
-                "fails",
-                L.embedding_rotated_before_projection),
-        )),
+        alternatives=(Alternative(
+            r"$x$ is the word embedding (the bullets above) and the score is taken after $W_q, W_k$: "
+            r"$(W_q R_m x)^\top (W_k R_n y)$ depends only on $m - n$.",
+            "fails", L.embedding_rotated_before_projection),)),
     entry("n002-converse", IDEA, "fails", D.converse,
         "'If the relative position changes, the attention score changes too.'",
         quote="如果单词(token)在句子序列中的相对位置变化了,那么它们的注意力分数也会随之变化,反之则不变,真正做到了注意"
@@ -131,22 +123,18 @@ ENTRIES: tuple[Entry, ...] = (
         "n002-relative-angle.",
         correction=r"Only the other direction holds: the score depends on $m, n$ through $m - n$ only; different "
         r"distances can give equal scores (e.g. $\pm r$ for $q = k$).",
-        alternatives=(
-            Alternative(
-                r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).", "holds",
-                L.score_varies_with_distance),
-        )),
+        alternatives=(Alternative(
+            r"For generic $q, k$ the score changes with $m - n$ (it is not constant in the distance).", "holds",
+            L.score_varies_with_distance),)),
     entry("n002-2d-unique", HIGH, "holds", P.rotations_2d_vs_3d,
         "In 2D a rotation is determined by one angle (and 2D rotations commute); in higher dimensions rotations are "
         "more complex.",
         quote="在二维空间中,旋转是唯一的. 但在高维的词嵌入空间中(例如`d_model = 4096`),旋转的定义很复杂.",
         reading="'Rotation is unique in 2D' read as: every proper 2x2 orthogonal matrix is R(a) for one angle a (mod "
         "2 pi); 'complex' in higher dimensions as: 3D rotations no longer commute.",
-        alternatives=(
-            Alternative(
-                r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).", "holds",
-                L.direction_rotation_unique),
-        )),
+        alternatives=(Alternative(
+            r"In 2D the rotation taking a direction $u$ to a direction $v$ is unique (in 3D it is not).", "holds",
+            L.direction_rotation_unique),)),
     entry("n002-grouping", HIGH, "holds-if", R.even_dimension,
         "Group the $d$ coordinates in pairs: $d/2$ two-dimensional planes (or complex numbers).",
         quote="**分组**: 将`d`维的向量两两一组,看作`d/2`个二维平面(或复数).",
@@ -198,8 +186,7 @@ ENTRIES: tuple[Entry, ...] = (
         correction=r"$f_{\{q,k\}}(x_m, m)$ is the rotated query/key vector; the score is $f_q(x_m, m)^\top f_k(x_n, "
         r"n) = x_m^\top W_q^\top R^d_{\Theta,n-m} W_k x_n$."),
     entry("n002-sparse", FAST, "holds", L.matrix_sparse,
-        r"$R^d_{\Theta,m}$ is sparse in high dimensions: $2d$ non-zero entries of $d^2$.",
-        quote=_SPARSE),
+        r"$R^d_{\Theta,m}$ is sparse in high dimensions: $2d$ non-zero entries of $d^2$.", quote=_SPARSE),
     entry("n002-elementwise", FAST, "fails", L.elementwise_display,
         r"The display as written: $R_m q = q \otimes c + \tilde q \otimes s$ with the sine column $s = (\sin "
         r"m\theta_0, \sin m\theta_0, \sin m\theta_1, \sin m\theta_1, \sin m\theta_1, \dots)$.",
@@ -210,9 +197,7 @@ ENTRIES: tuple[Entry, ...] = (
         correction=r"Entry $j$ of the columns is $\cos m\theta_{\lfloor j/2\rfloor}$, $\sin m\theta_{\lfloor "
         r"j/2\rfloor}$ (each $\theta_i$ twice; entry 4 is $\sin m\theta_2$): $R_m q = q \otimes \cos + (-q_1, q_0, "
         r"-q_3, q_2, \dots) \otimes \sin$, RoFormer eq. 34.",
-        alternatives=(
-            Alternative(r"$\otimes$ as the Kronecker product.", "fails", L.elementwise_as_kronecker),
-        )),
+        alternatives=(Alternative(r"$\otimes$ as the Kronecker product.", "fails", L.elementwise_as_kronecker),)),
     entry("n002-rotated-scores", FAST, "holds", A.rotated_scores,
         r"Scores are $Q_{rot} K_{rot}^\top / \sqrt{d_k}$ with entries $q_m^\top R_{n-m} k_n$ (then a row softmax).",
         quote="最后,使用$Q_{rot}$和$K_{rot}$来计算注意力分数 $softmax(Q_{rot} * K_{rot}^T / sqrt(d_k))$.",
@@ -240,11 +225,9 @@ ENTRIES: tuple[Entry, ...] = (
         quote=_NORM_ANGLE,
         correction=r"$\angle(R_m q, R_n k) = \angle(q, R_{n-m} k)$: it changes with $m - n$ and is unchanged only "
         r"when both positions move together.",
-        alternatives=(
-            Alternative(
-                r"The angle depends on the positions only through $m - n$ (unchanged when both shift together).",
-                "holds", R.relative_identity),
-        )),
+        alternatives=(Alternative(
+            r"The angle depends on the positions only through $m - n$ (unchanged when both shift together).",
+            "holds", R.relative_identity),)),
     entry("n002-semantic-norms", CODE, "not-checkable", A.empirical,
         "In semantic representations lengths and angles of vectors usually encode a word's importance and its "
         "similarity to other words.",
@@ -257,11 +240,9 @@ ENTRIES: tuple[Entry, ...] = (
         reading="'原始语义相似度' is read as the number q . k, the similarity the note's code comment computes ('QK "
         "相似度').",
         correction=r"$Q'\cdot K' = q^\top R_{n-m} k$: a function of $q$, $k$ and $m - n$, not of $q\cdot k$ alone.",
-        alternatives=(
-            Alternative(
-                r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.", "holds",
-                R.relative_identity),
-        )),
+        alternatives=(Alternative(
+            r"'Similarity' as the pair of vectors $q, k$: $Q'\cdot K' = F(q, k, m - n)$.", "holds",
+            R.relative_identity),)),
     entry("n002-weighted-average", CODE, "holds", A.softmax_weights,
         r"Self-attention takes a weighted average of all tokens: $o_m = \sum_n a_{m,n} v_n$ with $a_{m,n} > 0$, "
         r"$\sum_n a_{m,n} = 1$.",

@@ -1,7 +1,6 @@
 r"""Ledger entries for note 003, "RoPE" (a Jupyter Book page, en), in the note's order.
 
 The note uses the paper's 1-based :math:`\theta_i` and writes :math:`\mathbf R_{m\theta} = R(m\theta)`.
-:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
 References: "RoPE", a Jupyter Book page (no author given); Su et al., *RoFormer*, arXiv:2104.09864 v5.
 """
@@ -35,8 +34,7 @@ ENTRIES: tuple[Entry, ...] = (
         quote=r"\(\mathbf{q}_{m}^{\intercal}\mathbf{k}_{n}\) typically enables knowledge transfer between tokens at "
         r"different positions."),
     entry("n003-transpose", "2D case", "holds", R.transpose_rule,
-        r"$R_{m\theta}^\top = R_{-m\theta}$.",
-        quote=r"\mathbf{R}_{m\theta}^{\intercal} &= \mathbf{R}_{-m\theta}"),
+        r"$R_{m\theta}^\top = R_{-m\theta}$.", quote=r"\mathbf{R}_{m\theta}^{\intercal} &= \mathbf{R}_{-m\theta}"),
     entry("n003-composition", "2D case", "holds", R.composition_rule,
         r"$R_{m\theta} R_{n\theta} = R_{(m+n)\theta}$.",
         quote=r"\mathbf{R}_{m\theta}\mathbf{R}_{n\theta} &= \mathbf{R}_{(m+n)\theta}"),

@@ -2,7 +2,6 @@ r"""Ledger entries for note 004, "RoPE / RoFormer: Enhanced Transformer with Rot
 
 The scrape lost superscripts, minus signs, roots and stars (":math:`q_m^\top k_n`" reads "qmkn"); a ``reading``
 says which it restores, while a *visible* wrong letter or index is judged as written (rubric 1).
-:data:`MERGED` lists the note's other mathematical sentences with the entry judging them.
 
 References: DaNing, "RoPE / RoFormer: Enhanced Transformer with Rotary Position Embedding" (CC BY 4.0);
 Su et al., *RoFormer*, arXiv:2104.09864 v5.
@@ -92,11 +91,9 @@ ENTRIES: tuple[Entry, ...] = (
         r"(bucketed) distance; a table $b_{i,j}$ over position pairs is absolute.",
         reading="The subscript 'i,j' is visible (RoFormer eq. 7 prints the same); i, j also differ from the m, n of "
         "the left side.",
-        alternatives=(
-            Alternative(
-                r"$b_{i,j}$ stands for $b(i - j)$ with $i, j = m, n$", "holds",
-                functools.partial(L.t5_bias_literal, indexed_by="distance")),
-        )),
+        alternatives=(Alternative(
+            r"$b_{i,j}$ stands for $b(i - j)$ with $i, j = m, n$", "holds",
+            functools.partial(L.t5_bias_literal, indexed_by="distance")),)),
     entry("n004-tupe", "Relative Position Embedding", "fails", E.tupe_position_term,
         r"Adding $p_m^\top U_q^\top U_k p_n$ (two projections of $p_m, p_n$) encodes the relative position.",
         quote="用两个Projection进一步分别编码pm,pn, 即相对位置, 似乎是更合理的: qmkn=xmWqWkxn+pmUqUkpn+bi,j",
@@ -126,11 +123,9 @@ ENTRIES: tuple[Entry, ...] = (
         quote="SDPA(Scaled Dot-Product Attention)是两向量的内积.",
         correction=r"SDPA's scores are (scaled) inner products, $q_m^\top k_n/\sqrt d$; SDPA itself maps them through "
         r"a softmax to weights of the values.",
-        alternatives=(
-            Alternative(
-                r"the score inside SDPA, $q_m^\top k_n/\sqrt d$, is an inner product", "holds",
-                functools.partial(L.sdpa_is_inner_product, part="score")),
-        )),
+        alternatives=(Alternative(
+            r"the score inside SDPA, $q_m^\top k_n/\sqrt d$, is an inner product", "holds",
+            functools.partial(L.sdpa_is_inner_product, part="score")),)),
     entry("n004-complex-inner", "Derivation of RoPE under 2D", "holds", D.complex_inner_product,
         r"$a\cdot b = a_1b_1 + a_2b_2 = \mathrm{Re}(z_a \bar z_b)$, with $z_a \bar z_b = a_1b_1 + a_2b_2 + i(a_2b_1 - "
         r"a_1b_2)$.",
@@ -146,13 +141,11 @@ ENTRIES: tuple[Entry, ...] = (
         reading=SCRAPED + "The note uses n - m here and m - n elsewhere; both describe the same dependence. "
         "'当二者做内积时' (when the two take the inner product): g is the real inner product, as in note 001 §2.4, "
         "so the same gap gets the same verdict (n001-polar-split).",
-        alternatives=(
-            Alternative(
-                r"$g$ read as the complex product, required relative: the split follows; from the real inner "
-                r"product alone it follows only under that condition.",
-                "holds-if",
-                D.polar_split),
-        )),
+        alternatives=(Alternative(
+            r"$g$ read as the complex product, required relative: the split follows; from the real inner "
+            r"product alone it follows only under that condition.",
+            "holds-if",
+            D.polar_split),)),
     entry("n004-modulus", "Derivation of RoPE under 2D", "holds", D.radial_choice,
         r"$m = n$ gives $R_q(x_q,m) R_k(x_k,m) = \|q\|\|k\|$; an obvious solution is $R_q = \|q\|$, $R_k = \|k\|$, "
         r"$R_g = \|q\|\|k\|$.",
@@ -205,8 +198,7 @@ ENTRIES: tuple[Entry, ...] = (
         reading=SCRAPED + "(the minus of each '-sin' and the dots of the matrix)."),
     entry("n004-theta", "General form", "holds", F.theta_one_based,
         r"$\Theta = \{\theta_i = 10000^{-2(i-1)/d},\ i = 1, \dots, d/2\}$.",
-        quote="其中, Θ={θi=100002(i1)/d,i[1,2,,d/2]}.",
-        reading=SCRAPED + "1-based, as in RoFormer eq. (15)."),
+        quote="其中, Θ={θi=100002(i1)/d,i[1,2,,d/2]}.", reading=SCRAPED + "1-based, as in RoFormer eq. (15)."),
     entry("n004-theta-order", "General form", "holds", F.theta_decreasing,
         r"The larger $i$, the smaller $\theta_i$: higher-index pairs rotate more slowly.",
         quote="所以i 越大, θi 越小, 即下标越大的维度旋转速度越慢."),
@@ -227,8 +219,7 @@ ENTRIES: tuple[Entry, ...] = (
             Alternative(r"a transpose on $W_q$ was written but lost in scraping", "holds", R.weights_identity),
         )),
     entry("n004-relative-matrix", "General form", "holds", R.transpose_product,
-        r"$R^d_{\Theta,n-m} = (R^d_{\Theta,m})^\top R^d_{\Theta,n}$.",
-        quote="其中, RΘ,nmd=(RΘ,md)RΘ,nd.",
+        r"$R^d_{\Theta,n-m} = (R^d_{\Theta,m})^\top R^d_{\Theta,n}$.", quote="其中, RΘ,nmd=(RΘ,md)RΘ,nd.",
         reading=SCRAPED),
     entry("n004-orthogonal", "General form", "holds", R.orthogonal_rule,
         r"$R^d_\Theta$ is an orthogonal matrix.",
@@ -237,9 +228,7 @@ ENTRIES: tuple[Entry, ...] = (
         r"Being orthogonal, $R^d_\Theta$ is (relatively) stable when encoding position information.",
         quote="由于RΘd 是一个正交矩阵, 所以它在编码位置信息的时候是相对稳定的.",
         reading="'相对稳定' (relatively stable) is read as: errors are not amplified by R.",
-        alternatives=(
-            P.ROUNDED_ANGLES_READING,
-        )),
+        alternatives=(P.ROUNDED_ANGLES_READING,)),
     entry("n004-multiplicative", "General form", "holds", P.multiplicative,
         "RoPE is multiplicative rather than additive, so relative position enters the inner product naturally.",
         quote="RoPE相较于之前位置编码的最大不同, 在于它是乘性的, 而不是加性的, "
@@ -282,22 +271,18 @@ ENTRIES: tuple[Entry, ...] = (
         "a norm-doubling 2 R_m combines just as well (not necessary)."),
     entry(
         "n004-sparse", "Computational efficient realization of rotary matrix multiplication", "fails",
-        L.sparse_is_inefficient,
-        r"$R^d_{\Theta,m}$ is a sparse matrix, therefore computing with it is inefficient.",
+        L.sparse_is_inefficient, r"$R^d_{\Theta,m}$ is a sparse matrix, therefore computing with it is inefficient.",
         quote="由于RΘ,md 是一个稀疏矩阵, 所以它的计算效率很低.",
         correction=r"Sparsity is what makes $R^d_{\Theta,m} x$ cheap ($2d$ products, eq. 34); what is inefficient is "
         r"multiplying by it as a dense matrix ($d^2$ products).",
         reading="RoFormer §3.4.2 says this right: because R is sparse, multiplying by it as a dense matrix (eq. 16) is "
         "not efficient, hence eq. 34. The note drops 'as a dense matrix', so the slip is the note's.",
-        alternatives=(
-            Alternative(
-                "multiplying by R as a dense matrix is inefficient", "holds",
-                functools.partial(L.sparse_is_inefficient, storage="dense")),
-        )),
+        alternatives=(Alternative(
+            "multiplying by R as a dense matrix is inefficient", "holds",
+            functools.partial(L.sparse_is_inefficient, storage="dense")),)),
     entry(
         "n004-elementwise", "Computational efficient realization of rotary matrix multiplication", "holds",
-        R.elementwise_form,
-        r"$R^d_{\Theta,m} x = x \otimes \cos + (-x_2, x_1, \dots) \otimes \sin$ (eq. 34).",
+        R.elementwise_form, r"$R^d_{\Theta,m} x = x \otimes \cos + (-x_2, x_1, \dots) \otimes \sin$ (eq. 34).",
         quote="RΘ,mdx=(x1x2x3x4xd1xd)(cosmθ1cosmθ1cosmθ2cosmθ2cosmθd/2cosmθd/2)+(x2x1x4x3xdxd1)(sinmθ1sinmθ1sinmθ2sinm"
         "θ2sinmθd/2sinmθd/2)",
         reading=SCRAPED + "(the minus signs of '-x2, x1, -x4, ...' and the two ⊗). 1-based indices."),
@@ -326,12 +311,10 @@ ENTRIES: tuple[Entry, ...] = (
         reading=SCRAPED),
     entry("n004-translation", "Machine Translation", "not-checkable", A.empirical,
         "On WMT 2014 English-German RoFormer scores slightly above the vanilla Transformer.",
-        quote="RoFormer略高于Vallina Transformer.",
-        reason=EMPIRICAL),
+        quote="RoFormer略高于Vallina Transformer.", reason=EMPIRICAL),
     entry("n004-pretraining", "Pre-training Language Modeling", "not-checkable", A.empirical,
         "In pre-training RoFormer converges faster than BERT and trains more stably.",
-        quote="RoFormer明显的比BERT要收敛更快一些, 而且从曲线上来看它的训练看起来更加稳定.",
-        reason=EMPIRICAL),
+        quote="RoFormer明显的比BERT要收敛更快一些, 而且从曲线上来看它的训练看起来更加稳定.", reason=EMPIRICAL),
     entry("n004-glue", "Fine-tuning on GLUE tasks", "not-checkable", A.empirical,
         "On GLUE RoFormer is better than BERT on MRPC, STS-B, QQP and worse on SST-2, QNLI, MNLI.",
         quote="RoFormer在MRPC, STS-B, QQP上有显著优势, 它们都是偏语义类的任务, 在SST-2和QNLI, MNLI中表现弱于BERT.",

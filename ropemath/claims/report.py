@@ -1,8 +1,5 @@
-r"""The ``ropemath claims`` command: print the claims ledger as a table or as JSON.
-
-Scope: :func:`table`, :func:`as_json`, :func:`explain`, :func:`controls_table`, :func:`coverage_table` and
-the CLI hooks ``add_cli_arguments`` / ``run_cli``.  Exit codes: 0 every check agrees with its recorded verdict,
-1 some check disagrees, 2 bad usage.
+r"""The ``ropemath claims`` command and the ledger's tables: exit 0 when every check agrees with its recorded
+verdict, 1 when some check disagrees, 2 for bad usage.
 
 References: none (project convention).
 """
@@ -53,23 +50,15 @@ def table(results: list[Result]) -> str:
     for r in results:
         ok = "ok" if r.agrees else "DIFF"
         section = r.entry.source.section
-        if _width(section) > 48:
-            while _width(section) > 47:
-                section = section[:-1]
-            section += "…"
+        if _width(section) > 48:  # the longest head that fits in 47 columns, then an ellipsis
+            section = next(section[:k] for k in range(len(section), -1, -1) if _width(section[:k]) <= 47) + "…"
         lines.append(f"{r.entry.id:<{idw}}  {r.entry.verdict:<13}  {ok:<5}  {r.entry.note} {section}")
         if not r.agrees:
             lines.extend(f"{'':<{idw}}  -> {p}" for p in r.problems)
     lines += ["", summary_table(results)]
     bad = sum(not r.agrees for r in results)
-    lines.append(
-        f"{len(results)} entries; "
-        + (
-            "every check agrees with its recorded verdict." if not bad
-            else f"{bad} check(s) DISAGREE with the recorded verdict."
-        )
-    )
-    return "\n".join(lines)
+    agree = "every check agrees with its" if not bad else f"{bad} check(s) DISAGREE with the"
+    return "\n".join([*lines, f"{len(results)} entries; {agree} recorded verdict."])
 
 
 def note_words(entry: Entry) -> str:
@@ -117,10 +106,8 @@ def explain(result: Result) -> str:
 
 
 def controls_table(results: list[Result]) -> tuple[str, int]:
-    """Every distinct check of ``results`` with its negative control: verdicts of both, and what is wrong.
-
-    Returns the table and the number of checks whose control computed the *same* verdict as the
-    check (0 when every check can say no).  Entries that are ``not-checkable`` have no control."""
+    """Every distinct check of ``results`` (not ``not-checkable``) with its negative control and both verdicts,
+    and the number of checks whose control computed the *same* verdict (0 when every check can say no)."""
     from ropemath.claims.controls import CONTROLS
 
     lines, same, seen = [], 0, set()
