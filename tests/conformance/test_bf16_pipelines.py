@@ -8,6 +8,10 @@ float32 products; what can still differ is float32 cos/sin (torch vs. float64 ro
 float32 complex product, each a float32 ulp that flips a bfloat16 rounding only near a tie.  So: every
 element within 2^-7 max|y| (one bfloat16 spacing at the top binade) and at least 99 % of them bit for bit;
 the other pipeline (negative control) agrees bit for bit on fewer than 90 %.
+
+Also: how a model is cast decides the dtype of θ_i.  ``model.to(torch.bfloat16)`` casts the ``inv_freq`` buffer
+to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few thousand positions), while
+``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
 """
 
 import numpy as np
@@ -21,10 +25,11 @@ pytestmark = [pytest.mark.filterwarnings(f"ignore::{w}") for w in WARNINGS]
 
 import torch
 from llama_models.llama3.model import apply_rotary_emb
-from transformers import LlamaConfig
+from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
-from ropemath import to_half, to_interleaved
+from ropemath import frequencies, to_half, to_interleaved
+from ropemath.core import round_to_format
 from ropemath.models import rope_pipeline
 
 D, HEADS = 128, 8
@@ -36,11 +41,13 @@ def bf16_input(seed: int) -> torch.Tensor:
     return torch.tensor(x, dtype=torch.bfloat16)
 
 
-def hf_inv_freq() -> np.ndarray:
-    config = LlamaConfig(hidden_size=D * 2, num_attention_heads=2, head_dim=D, num_hidden_layers=1,
-                         intermediate_size=8, vocab_size=8, max_position_embeddings=131072,
-                         rope_parameters={"rope_type": "default", "rope_theta": 500000.0})
-    return LlamaRotaryEmbedding(config)
+CONFIG = dict(hidden_size=D * 2, num_attention_heads=2, head_dim=D, num_hidden_layers=1, intermediate_size=8,
+              vocab_size=8, max_position_embeddings=131072,
+              rope_parameters={"rope_type": "default", "rope_theta": 500000.0})
+
+
+def hf_inv_freq() -> LlamaRotaryEmbedding:
+    return LlamaRotaryEmbedding(LlamaConfig(**CONFIG))
 
 
 def agreement(got: np.ndarray, want: np.ndarray) -> tuple[float, float]:
@@ -78,3 +85,21 @@ def test_rope_pipeline_meta_is_metas_apply_rotary_emb_in_bfloat16():
     assert same >= 0.99 and worst <= 2.0**-7, (same, worst)
     other, _ = agreement(rope_pipeline(x64, POSITIONS, theta, "transformers"), meta)
     assert other < 0.9, other  # negative control: products rounded to bfloat16 are a different pipeline
+
+
+def test_to_bfloat16_casts_inv_freq_and_from_pretrained_with_dtype_does_not(tmp_path):
+    theta = frequencies(D, 500000.0)
+    x, m = torch.zeros(1, 1, D, dtype=torch.bfloat16), 4096
+    exact = np.cos(m * theta)
+    cast = LlamaForCausalLM(LlamaConfig(**CONFIG)).to(torch.bfloat16).model.rotary_emb
+    assert cast.inv_freq.dtype == torch.bfloat16
+    assert np.array_equal(cast.inv_freq.double().numpy(), round_to_format(theta, "bfloat16"))
+    cos_cast = cast(x, torch.tensor([[m]]))[0][0, 0, : D // 2].double().numpy()
+    assert np.abs(cos_cast - exact).max() > 0.5  # the angles are off by radians at position 4096
+    LlamaForCausalLM(LlamaConfig(**CONFIG)).save_pretrained(tmp_path)
+    loaded = LlamaForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16)
+    assert loaded.model.embed_tokens.weight.dtype == torch.bfloat16
+    rotary = loaded.model.rotary_emb  # control: the same model in bfloat16, loaded with dtype=
+    assert rotary.inv_freq.dtype == torch.float32
+    cos_loaded = rotary(x, torch.tensor([[m]]))[0][0, 0, : D // 2].double().numpy()
+    assert np.abs(cos_loaded - exact).max() <= 2.0**-8 + m * 16 * 2.0**-23  # bfloat16 cast + float32 angle
