@@ -1,0 +1,105 @@
+"""The bfloat16 pipelines of notebook 10 (`rope_pipeline`) against the code they model, run in torch on CPU.
+
+"transformers": ``LlamaRotaryEmbedding`` (float32 angles, cos/sin cast to the input's dtype) and
+``apply_rotary_pos_emb`` on bfloat16 tensors (each product and the sum rounded to bfloat16).  "meta": Meta's
+``apply_rotary_emb`` (``xq.float()``, complex product in float32, ``type_as`` back to bfloat16), interleaved
+pairs, compared after `to_half`.  Both are given the library's own float32 θ_i, so the angles are the same
+float32 products; what can still differ is float32 cos/sin (torch vs. float64 rounded) and the order of a
+float32 complex product, each a float32 ulp that flips a bfloat16 rounding only near a tie.  So: every
+element within 2^-7 max|y| (one bfloat16 spacing at the top binade) and at least 99 % of them bit for bit;
+the other pipeline (negative control) agrees bit for bit on fewer than 90 %.
+
+Also: how a model is cast decides the dtype of θ_i.  ``model.to(torch.bfloat16)`` casts the ``inv_freq`` buffer
+to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few thousand positions), while
+``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
+"""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
+pytest.importorskip("llama_models", reason="the conformance extra is not installed: run `make conformance`")
+WARNINGS = ("DeprecationWarning", "FutureWarning", "UserWarning")
+pytestmark = [pytest.mark.filterwarnings(f"ignore::{w}") for w in WARNINGS]
+
+import torch
+from llama_models.llama3.model import apply_rotary_emb
+from transformers import LlamaConfig, LlamaForCausalLM
+from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
+
+from ropemath import frequencies, to_half, to_interleaved
+from ropemath.core import round_to_format
+from ropemath.models import rope_pipeline
+
+D, HEADS = 128, 8
+POSITIONS = np.array([0, 1, 5, 100, 2047, 2049, 4097, 10_000, 65_537, 131_071])
+
+
+def bf16_input(seed: int) -> torch.Tensor:
+    x = np.random.default_rng(seed).standard_normal((HEADS, POSITIONS.size, D))
+    return torch.tensor(x, dtype=torch.bfloat16)
+
+
+CONFIG = dict(hidden_size=D * 2, num_attention_heads=2, head_dim=D, num_hidden_layers=1, intermediate_size=8,
+              vocab_size=8, max_position_embeddings=131072,
+              rope_parameters={"rope_type": "default", "rope_theta": 500000.0})
+
+
+def hf_inv_freq() -> LlamaRotaryEmbedding:
+    return LlamaRotaryEmbedding(LlamaConfig(**CONFIG))
+
+
+def agreement(got: np.ndarray, want: np.ndarray) -> tuple[float, float]:
+    """(fraction of elements equal bit for bit, max |difference| / max |want|)"""
+    return float(np.mean(got == want)), float(np.abs(got - want).max() / np.abs(want).max())
+
+
+def test_rope_pipeline_transformers_is_hf_eager_bfloat16():
+    rot = hf_inv_freq()
+    theta = rot.inv_freq.double().numpy()  # the library's own float32 θ_i
+    x = bf16_input(50)
+    cos, sin = rot(x, torch.tensor(POSITIONS)[None])
+    assert cos.dtype == torch.bfloat16  # the table is cast to the input's dtype
+    hf, _ = apply_rotary_pos_emb(x[None], x[None], cos, sin)
+    hf = hf[0].double().numpy()
+    x64 = x.double().numpy()
+    same, worst = agreement(rope_pipeline(x64, POSITIONS, theta, "transformers"), hf)
+    assert same >= 0.99 and worst <= 2.0**-7, (same, worst)
+    other, _ = agreement(rope_pipeline(x64, POSITIONS, theta, "meta"), hf)
+    assert other < 0.9, other  # negative control: Meta's single cast is a different pipeline
+
+
+def test_rope_pipeline_meta_is_metas_apply_rotary_emb_in_bfloat16():
+    theta = hf_inv_freq().inv_freq.double().numpy()
+    x = bf16_input(51)
+    x_inter = torch.tensor(to_interleaved(x.double().numpy()), dtype=torch.bfloat16)  # exact: a permutation
+    angles = torch.tensor(POSITIONS, dtype=torch.float32)[:, None] * torch.tensor(theta, dtype=torch.float32)
+    freqs_cis = torch.polar(torch.ones_like(angles), angles)  # complex64, as precompute_freqs_cis builds it
+    xq = x_inter.permute(1, 0, 2)[None].contiguous()  # Meta: (batch, seq, heads, d)
+    meta, _ = apply_rotary_emb(xq, xq, freqs_cis)
+    assert meta.dtype == torch.bfloat16
+    meta = to_half(meta[0].permute(1, 0, 2).double().numpy())
+    x64 = x.double().numpy()
+    same, worst = agreement(rope_pipeline(x64, POSITIONS, theta, "meta"), meta)
+    assert same >= 0.99 and worst <= 2.0**-7, (same, worst)
+    other, _ = agreement(rope_pipeline(x64, POSITIONS, theta, "transformers"), meta)
+    assert other < 0.9, other  # negative control: products rounded to bfloat16 are a different pipeline
+
+
+def test_to_bfloat16_casts_inv_freq_and_from_pretrained_with_dtype_does_not(tmp_path):
+    theta = frequencies(D, 500000.0)
+    x, m = torch.zeros(1, 1, D, dtype=torch.bfloat16), 4096
+    exact = np.cos(m * theta)
+    cast = LlamaForCausalLM(LlamaConfig(**CONFIG)).to(torch.bfloat16).model.rotary_emb
+    assert cast.inv_freq.dtype == torch.bfloat16
+    assert np.array_equal(cast.inv_freq.double().numpy(), round_to_format(theta, "bfloat16"))
+    cos_cast = cast(x, torch.tensor([[m]]))[0][0, 0, : D // 2].double().numpy()
+    assert np.abs(cos_cast - exact).max() > 0.5  # the angles are off by radians at position 4096
+    LlamaForCausalLM(LlamaConfig(**CONFIG)).save_pretrained(tmp_path)
+    loaded = LlamaForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16)
+    assert loaded.model.embed_tokens.weight.dtype == torch.bfloat16
+    rotary = loaded.model.rotary_emb  # control: the same model in bfloat16, loaded with dtype=
+    assert rotary.inv_freq.dtype == torch.float32
+    cos_loaded = rotary(x, torch.tensor([[m]]))[0][0, 0, : D // 2].double().numpy()
+    assert np.abs(cos_loaded - exact).max() <= 2.0**-8 + m * 16 * 2.0**-23  # bfloat16 cast + float32 angle
