@@ -342,7 +342,7 @@ def counterclockwise(*, sign: int = 1) -> Outcome:
     ``sign = -1`` states the clockwise turn."""
     v = np.array([1.0, 0.0])
     err = float(np.max(np.abs(rotation_2d(np.pi / 2) @ v - [0.0, sign * 1.0])))
-    for t in (0.3, 1.0, 2.5):
+    for t in (0.3, 1.0, 2.5):  # pragma: no mutate (test angles: any in (0, pi) give the same verdict and text)
         w = np.array([0.6, -0.8])
         u = rotation_2d(t) @ w
         turned = np.arctan2(w[0] * u[1] - w[1] * u[0], w @ u)  # signed angle from w to u
