@@ -10,7 +10,14 @@ import numpy as np
 import pytest
 
 from ropemath.attention import rope_scores
-from ropemath.core import apply_rope, relative_position_error, rotation_2d, survey_bounds, two_product_rope
+from ropemath.core import (
+    apply_rope,
+    determinant_error,
+    relative_position_error,
+    rotation_2d,
+    survey_bounds,
+    two_product_rope,
+)
 
 
 def test_survey_bounds_refuses_positions_whose_sums_leave_exact_float64_integers():
@@ -27,6 +34,16 @@ def test_bad_input_errors_name_the_parameter_as_spelled():
         rotation_2d(np.array([0.0, np.nan]))
     with pytest.raises((ValueError, TypeError), match=r"^m\b"):
         relative_position_error(np.ones(4), np.ones(4), float("nan"), 0, 10000.0)
+    with pytest.raises((ValueError, TypeError), match=r"^attention_factor\b"):
+        apply_rope(q, 0.0, layout="half", base=10000.0, attention_factor=float("nan"))
+    with pytest.raises((ValueError, TypeError), match=r"^m\b"):
+        determinant_error(float("nan"), 4)
+
+
+def test_an_overflowing_result_names_only_the_input_that_is_too_large():
+    # 1.7e308 (sin 1 + cos 1) > 1.8e308, the largest float64: the second entry overflows; m and base are ordinary
+    with pytest.raises(ValueError, match=r"^x \(largest \|x\| = 1.7e\+308\): the result of apply_rope is not finite"):
+        apply_rope(np.full(2, 1.7e308), 1.0, layout="interleaved", base=10000.0)
 
 
 def test_frequencies_at_the_ends_of_the_documented_range_are_accepted():
