@@ -42,7 +42,8 @@ def test_bad_input_errors_name_the_parameter_as_spelled():
 
 def test_an_overflowing_result_names_only_the_input_that_is_too_large():
     # 1.7e308 (sin 1 + cos 1) > 1.8e308, the largest float64: the second entry overflows; m and base are ordinary
-    with pytest.raises(ValueError, match=r"^x \(largest \|x\| = 1.7e\+308\): the result of apply_rope is not finite"):
+    with pytest.raises(ValueError, match=r"^x \(largest \|x\| = 1.7e\+308\): the result of apply_rope is not finite "
+                       r"for these finite inputs \(float64 overflow"):
         apply_rope(np.full(2, 1.7e308), 1.0, layout="interleaved", base=10000.0)
 
 

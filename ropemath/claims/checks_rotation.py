@@ -226,7 +226,7 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
     for _ in range(10):
         wq, wk = rng.standard_normal((2, 8, 8))
         xm, xn = rng.standard_normal((2, 8))
-        pm, pn = map(float, rng.integers(-1000, 1000, 2))
+        pm, pn = map(float, rng.integers(-1000, 1000, 2))  # pragma: no mutate (test positions: same verdict and text)
         lhs = (rotation_matrix(pm, 8) @ wq @ xm) @ (rotation_matrix(pn, 8) @ wk @ xn)
         rhs = xm @ (wq.T if transpose else wq) @ rotation_matrix(pn - pm, 8) @ wk @ xn
         err = max(err, abs(lhs - rhs) / (np.linalg.norm(wq @ xm) * np.linalg.norm(wk @ xn)))
