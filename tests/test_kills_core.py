@@ -34,8 +34,11 @@ def test_bad_input_errors_name_the_parameter_as_spelled():
         rotation_2d(np.array([0.0, np.nan]))
     with pytest.raises((ValueError, TypeError), match=r"^m\b"):
         relative_position_error(np.ones(4), np.ones(4), float("nan"), 0, 10000.0)
+
+
+def test_attention_factor_and_determinant_errors_name_their_parameter():
     with pytest.raises((ValueError, TypeError), match=r"^attention_factor\b"):
-        apply_rope(q, 0.0, layout="half", base=10000.0, attention_factor=float("nan"))
+        apply_rope(np.ones(4), 0.0, layout="half", base=10000.0, attention_factor=float("nan"))
     with pytest.raises((ValueError, TypeError), match=r"^m\b"):
         determinant_error(float("nan"), 4)
 
