@@ -12,7 +12,9 @@ import pytest
 from ropemath.attention import rope_scores
 from ropemath.core import (
     apply_rope,
+    composition_error,
     determinant_error,
+    error_vs_position,
     relative_position_error,
     rotation_2d,
     survey_bounds,
@@ -60,3 +62,11 @@ def test_two_product_rope_uses_the_base_it_is_given():
     # d = 4, base 100: theta = (1, 100^(-1/2)) = (1, 0.1); m = 1 rotates (1, 0) pairs by 1 and 0.1 radians
     y = two_product_rope(np.array([1.0, 0.0, 1.0, 0.0]), 1.0, base=100.0)
     assert np.allclose(y, [math.cos(1.0), math.sin(1.0), math.cos(0.1), math.sin(0.1)], rtol=0, atol=1e-15)
+
+
+def test_error_vs_position_names_positions_and_measures_composition_at_the_given_base():
+    with pytest.raises((ValueError, TypeError), match=r"^positions\b"):
+        error_vs_position([0.0, np.nan])
+    m, r, d, base = 10.0**6, 5, 8, 100.0  # key at n = m - r
+    out = error_vs_position([m], d=d, base=base, r=r)
+    assert out["composition"][0] == composition_error(m, m - r, d, base)  # the same computation, not base 10000
