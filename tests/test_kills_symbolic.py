@@ -69,3 +69,41 @@ def test_normal_form_refuses_a_repeated_complex_eigenvalue_naming_S():
     block = sp.Matrix([[sp.Rational(3, 5), -sp.Rational(4, 5)], [sp.Rational(4, 5), sp.Rational(3, 5)]])
     with pytest.raises(ValueError, match="^S must have complex eigenvalues of multiplicity one$"):
         real_normal_form(sp.diag(block, block))  # 3/5 + 4i/5 twice
+
+
+# The derivation's printed outline (`ropemath symbolic`, the claims' evidence): each step's title, how it was
+# checked, and the opening words of its reason, typed here by hand: a change to what the reader sees changes this list.
+OUTLINE = [
+    ("inner_product", "The 2D dot product is the real part of a complex product",
+     "identity: simplify(lhs - rhs) == 0", "Read a vector (q_0,"),
+    ("polar_product", "Polar forms multiply moduli and subtract arguments",
+     "conjugate evaluated + powsimp; checked in Cartesian form (cos + i sin)", "Write f in polar"),
+    ("radial_equation", "Equal complex numbers have equal moduli: the radial equation",
+     "Abs of both sides; checked without Abs: side > 0 and side^2 = z conj(z)", "Require the product to"),
+    ("radial_solution", "The modulus does not depend on the position: rho_f(q, m) = Abs(q)",
+     "substitutions n = m, m = n = 0 checked; solve (positive unknown), then substituted back", "Set n = m:"),
+    ("angular_equation", "Equal unit complex numbers have equal arguments: the angular equation",
+     "log of both sides; checked: sides real and e^{i side} rebuilds each side (mod 2 pi)", "Dividing both sides by"),
+    ("angle_split", "The argument splits: psi_f(q, m) = psi(q) + varphi(m)",
+     "substitutions checked; this candidate satisfies the equation (necessity: the separation argument)", "Set n = m"),
+    ("angular_recurrence", "Neighbouring positions differ by a constant angle",
+     "solve; checked: left side free of q and k (so the right is one number), right side free of m", "Set n = m"),
+    ("phase_solution", "An arithmetic progression: varphi(m) = gamma + m*theta",
+     "rsolve, then substituted back", "sympy's recurrence solver rsolve"),
+    ("initial_phase", "The initial condition f(x, 0) = x gives gamma = 0", "solve", "f(q, 0) = q"),
+    ("solution", "The solution: f(q, m) = q*exp(I*m*theta)", "identity with q = q0 + i q1, psi = arg",
+     "Put the modulus rho_f(q,"),
+    ("rotation_form", "Real and imaginary parts: a rotation matrix times (q0, q1)",
+     "identity; matrix = Jacobian, compared with R(m theta)", "Substitute q = q_0"),
+    ("relative_score", "The requirement is met: the score is re(q*conjugate(k)*exp(I*theta*(m - n)))",
+     "identity + shift invariance: d/ds g(m + s, n + s) == 0", "The inner product of"),
+]
+
+
+def test_the_derivation_prints_its_outline_in_order_and_each_reason_is_a_sentence():
+    from ropemath.symbolic.derivation import derivation_steps
+
+    steps = derivation_steps()
+    assert [(s.key, s.title, s.method, " ".join(s.reason.split()[:4])) for s in steps] == OUTLINE
+    assert [s.number for s in steps] == list(range(1, len(OUTLINE) + 1))
+    assert all(s.reason.endswith(".") for s in steps)

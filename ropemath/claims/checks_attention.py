@@ -107,7 +107,7 @@ def xl_breaks_linear(*, relative: bool = True) -> Outcome:
 def rope_linear_time(*, scale: float = 1.0) -> Outcome:
     r"""RoFormer eq. (19) (rotated numerator, plain denominator) keeps the O(N) prefix-sum form."""
     q, k, v = np.random.default_rng(34).standard_normal((3, 32, 8))  # seed 34
-    pos = np.arange(32.0) * 7 - 50
+    pos = np.arange(32.0) * 7 - 50  # pragma: no mutate (test positions: the identity holds at all; no digits shown)
     return identity(
         _prefix_gap(q, k, v, pos, scale),
         "ropemath.attention.linear prefix-sum form vs the O(N^2) form of eq. (19), causal and not (N = 32, seed 34)",

@@ -134,7 +134,7 @@ def polar_split(*, encoding: str = "parity", inside: str = "rope") -> Outcome:
         g = (_encode(q, m, encoding) * _encode(k, n, encoding).conjugate()).real
         worst = max(worst, abs(g - (_encode(q, m + s, encoding) * _encode(k, n + s, encoding).conjugate()).real))
         inside_gap = max(inside_gap, _split_gap(inside, q, k, m))
-    gap = _split_gap(encoding, 1 + 0j, 1j, 1)
+    gap = _split_gap(encoding, 1 + 0j, 1j, 1)  # pragma: no mutate (phases only: k = i or 2i, q = 1 or 2)
     proved, text = _steps("polar_product", "radial_equation", "angular_equation")
     name = {"parity": "z for even m, conj(z) for odd m", "rope": "z e^(i m)"}
     example = {"f(z, m)": name[encoding], "q": "1", "k": "i", "m = n": 1, "|gap| of the argument relation": num(gap)}

@@ -201,7 +201,7 @@ def weights_identity(*, transpose: bool = True) -> Outcome:
     for _ in range(10):
         wq, wk = rng.standard_normal((2, 8, 8))
         xm, xn = rng.standard_normal((2, 8))
-        pm, pn = map(float, rng.integers(-1000, 1000, 2))
+        pm, pn = map(float, rng.integers(-1000, 1000, 2))  # pragma: no mutate (test positions: same verdict and text)
         lhs = (rotation_matrix(pm, 8) @ wq @ xm) @ (rotation_matrix(pn, 8) @ wk @ xn)
         rhs = xm @ (wq.T if transpose else wq) @ rotation_matrix(pn - pm, 8) @ wk @ xn
         err = max(err, abs(lhs - rhs) / (np.linalg.norm(wq @ xm) * np.linalg.norm(wk @ xn)))
@@ -303,7 +303,7 @@ def counterclockwise(*, sign: int = 1) -> Outcome:
     v = np.array([1.0, 0.0])
     err = max_diff(rotation_2d(np.pi / 2) @ v, [0.0, sign * 1.0])
     w = np.array([0.6, -0.8])
-    for t in (0.3, 1.0, 2.5):
+    for t in (0.3, 1.0, 2.5):  # pragma: no mutate (test angles: any in (0, pi) give the same verdict and text)
         u = rotation_2d(t) @ w
         turned = np.arctan2(w[0] * u[1] - w[1] * u[0], w @ u)  # signed angle from w to u
         err = max(err, abs(turned - sign * t))

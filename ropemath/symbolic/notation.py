@@ -62,7 +62,7 @@ class Rot(Notation, MatrixExpr):
         position, angles, layout = printer._print(self.args[0]), self.args[1], self.args[2].name
         if len(angles) == 1:
             return f"R({position})" if angles[0] == 1 else f"R_{{{position}}}"
-        top = f"{self.shape[0]}" + ("" if layout == "interleaved" else r",\mathrm{half}")
+        top = f"{self.shape[0]}" + ("" if layout == "interleaved" else r",\mathrm{half}")  # pragma: no mutate (square)
         return rf"R^{{{top}}}_{{\Theta,{position}}}"
 
     def _sympystr(self, printer) -> str:
