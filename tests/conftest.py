@@ -31,3 +31,7 @@ def _cold_caches_when_mutmut_maps_tests():
                     if callable(getattr(value, "cache_clear", None)):
                         value.cache_clear()
     yield
+
+# A script, not a test module: it imports torch and transformers at the top, which only the conformance venv has
+# (test_transformers_versions.py imports it there).
+collect_ignore = ["conformance/transformers_probe.py"]
