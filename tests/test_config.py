@@ -156,9 +156,9 @@ def test_copies_are_unedited_and_derived_files_say_what_they_change():
         source = config.get("_source", "")
         assert source == "" or re.match(r"(DERIVED from \w+\.(json|yml)|EXCERPT, typed)", source), name
     copies = {n for n, c in CONFIGS.items() if "_source" not in c}
-    assert copies == {"deepseek_v3", "gemma2_9b_it", "gemma3_27b_it", "gemma3_4b_it", "gpt_neox_20b_hf", "gptj_6b_hf",
-                      "gptj_6b_mesh_transformer_jax", "llama2_7b_chat_hf", "llama3_1_8b_instruct", "llama3_8b",
-                      "qwen2_5_7b_instruct", "qwen3_8b"}
+    assert copies == {"cohere_command_r_v01", "deepseek_v3", "gemma2_9b_it", "gemma3_27b_it", "gemma3_4b_it",
+                      "gpt_neox_20b_hf", "gptj_6b_hf", "gptj_6b_mesh_transformer_jax", "llama2_7b_chat_hf",
+                      "llama3_1_8b_instruct", "llama3_8b", "phi3_mini_128k_instruct", "qwen2_5_7b_instruct", "qwen3_8b"}
     readme = (PUBLISHED / "README.md").read_text(encoding="utf-8")
     assert all(f"`{p.name}`" in readme for p in PUBLISHED.iterdir() if p.suffix in (".json", ".yml"))
 
@@ -198,7 +198,7 @@ def test_hub_gpt_neox_and_gptj_keys_are_read_as_transformers_reads_them():
 
 
 def test_published_config_names_the_choices():
-    with pytest.raises(ValueError, match="name must be one of deepseek_v3, "):
+    with pytest.raises(ValueError, match="name must be one of cohere_command_r_v01, deepseek_v3, "):
         published_config("llama2_7b")
 
 
@@ -271,3 +271,27 @@ def test_readme_yarn_semantics_reach_the_pinned_transformers():
     assert row.split("|")[1].strip().endswith(f"– {pinned}") and "`factor`" in row.split("|")[2]
     stale = "## transformers versions\n| 4.45 – 4.50 | `factor` | x |\n"
     assert not _last_yarn_row(stale).split("|")[1].strip().endswith(f"– {pinned}")  # negative control
+
+
+def test_phi3_mini_copy_divides_by_the_short_factors_up_to_4096_and_the_long_ones_after():
+    cfg = published_config("phi3_mini_128k_instruct")
+    base = frequencies(96, 10000.0)
+    short, long = (frequencies_from_config(cfg, seq_len=n) for n in (4096, 4097))
+    np.testing.assert_allclose(base / short.theta, cfg["rope_scaling"]["short_factor"], rtol=1e-12)
+    np.testing.assert_allclose(base / long.theta, cfg["rope_scaling"]["long_factor"], rtol=1e-12)
+    for r in (short, long):  # one attention factor for both: sqrt(1 + ln s / ln L), s = 131072 / 4096
+        assert abs(r.attention_factor - math.sqrt(1 + math.log(32) / math.log(4096))) < 1e-12
+    # wrong variant: the other list is far from what either call uses
+    assert np.max(np.abs(base / short.theta / cfg["rope_scaling"]["long_factor"] - 1)) > 0.5
+
+
+def test_command_r_trimmed_copy_has_its_own_base_not_the_library_default():
+    cfg = published_config("cohere_command_r_v01")
+    r = frequencies_from_config(cfg)
+    np.testing.assert_allclose(r.theta, frequencies(128, 8e6), rtol=1e-12)
+    assert r.filled == {} or "rope_theta" not in r.filled
+    # wrong variant: without the key, transformers' CohereConfig default (5e5) is filled, a different θ
+    bare = {k: v for k, v in cfg.items() if k != "rope_theta"}
+    d = frequencies_from_config(bare)
+    assert d.filled.get("rope_theta") == 500000.0
+    assert np.max(np.abs(d.theta / r.theta - 1)) > 0.1
