@@ -83,6 +83,7 @@ def attention_pattern_figure(n_tokens: int = 48, d: int = 32, seed: int = 0, shi
         ax.set_title(title, fontsize=9)
     for ax in axes:
         ax.set(xlabel="key position n", ylabel="query position m")
-    fig.suptitle(f"One token at every position (d = {d}, seed {seed}): RoPE patterns depend on m − n only", fontsize=10)
+    fig.suptitle(f"One token at every position (d = {d}, seed {seed}): scores depend on m − n only; "
+                 f"shifting every position leaves the weights unchanged", fontsize=10)
     fig.tight_layout()
     return fig
