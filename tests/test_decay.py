@@ -389,7 +389,7 @@ def test_individual_scores_need_not_decay():
 
 
 def test_aligned_scores_stay_well_above_zero_up_to_256():
-    # Notebook 05 §8 and figure bound_vs_scores: the aligned vector is the third draw of rng(0).  Its cosine
+    # Notebook 05 §5 and figure bound_vs_scores: the aligned vector is the third draw of rng(0).  Its cosine
     # score(r)/|q|^2 (dense block-by-block matrices, integers 50..256) averages 0.36 and stays in
     # [0.07, 0.61], because pairs i >= 39 (θ_i < 1/256, so r θ_i < 1 rad) hold 38 % of |q|^2 here.
     rng = np.random.default_rng(0)

@@ -96,7 +96,7 @@ def test_normalised_plateau_matches_the_measured_far_out_bound(d):
 
 
 def test_wavelength_of_the_slowest_pair_is_not_one_over_theta():
-    # notebook 05 §6: 2 pi / theta_63 = 54,410 positions (d = 128); 1/theta_63 = 8660 is not a wavelength
+    # notebook 05 §0: 2 pi / theta_63 = 54,410 positions (d = 128); 1/theta_63 = 8660 is not a wavelength
     lam, inv = wavelengths(128)[-1], 1 / frequencies(128)[-1]
     assert round(lam, -1) == 54410 and round(inv) == 8660
     r = np.arange(0.0, 60000.0)
