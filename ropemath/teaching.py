@@ -18,7 +18,7 @@ from ropemath.core._validate import _describe, as_array, check_real_array
 if TYPE_CHECKING:
     import sympy
 
-__all__ = ["WrongAnswer", "check_answer", "course_notation", "format_bound", "verdict", "verdict_above"]
+__all__ = ["WrongAnswer", "check_answer", "format_bound", "verdict", "verdict_above"]
 
 # ropemath.theory.encodings names positions i, j, frequencies omega and a 2x2 block's entries a, b, c, e
 COURSE_NAMES = {"i": "m", "j": "n", "x_i": "x_m", "x_j": "x_n", "p_i": "p_m", "p_j": "p_n", "omega": "theta",
