@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from ropemath.core._validate import _describe, as_array, check_real_array
 
+if TYPE_CHECKING:
+    import sympy
+
 __all__ = ["WrongAnswer", "check_answer", "format_bound", "verdict", "verdict_above"]
+
+# ropemath.theory.encodings names positions i, j, frequencies omega and a 2x2 block's entries a, b, c, e
+COURSE_NAMES = {"i": "m", "j": "n", "x_i": "x_m", "x_j": "x_n", "p_i": "p_m", "p_j": "p_n", "omega": "theta",
+                "omega_0": "theta_0", "omega_1": "theta_1", "a": "alpha", "b": "beta", "c": "gamma", "e": "delta"}
 
 
 def format_bound(bound: float | str) -> str:
@@ -147,3 +155,23 @@ def reveal(name: str, answer: object, expected: object, reason: str, *, tol: flo
         raise TypeError(f"reason must be a non-empty str, got {reason!r}")
     check_answer(name, answer, expected, tol=tol)
     return f"{name}: {answer} — {reason}"
+
+
+def course_notation(expr: sympy.Basic) -> sympy.Basic:
+    """Rename the symbols of ``ropemath.theory.encodings`` for display: positions i, j → m, n, ω → θ.
+
+    Renaming only (:data:`COURSE_NAMES`); every symbol keeps its shape and assumptions.
+
+    >>> import sympy as sp
+    >>> i, j = sp.symbols("i j", real=True)
+    >>> course_notation(sp.cos((i - j) * sp.Symbol("omega", positive=True)))
+    cos(theta*(m - n))
+    """
+    import sympy as sp
+
+    if not isinstance(expr, sp.Basic):
+        raise TypeError(f"expr must be a sympy expression, got {type(expr).__name__}")
+    swap = {s: (sp.MatrixSymbol(COURSE_NAMES[s.name], *s.shape) if isinstance(s, sp.MatrixSymbol)
+                else sp.Symbol(COURSE_NAMES[s.name], **s.assumptions0))
+            for s in expr.free_symbols if getattr(s, "name", None) in COURSE_NAMES}
+    return expr.xreplace(swap)

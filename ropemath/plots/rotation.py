@@ -109,7 +109,7 @@ def _arc(ax, start: float, stop: float, radius: float, color: str, label: str | 
 def rotated_pair_figure(pairs: Sequence[tuple[int, int]] = ((1, 3), (4, 6), (1, 5)), theta: float = 0.35) -> Figure:
     r"""Return one panel per (m, n): q = (1, 0) rotated by mθ, k = (0.8, 0) by nθ, the angle between marked.
 
-    .. math:: (R_{m\theta} q)^\top (R_{n\theta} k) = |q|\,|k| \cos\big((n - m)\theta\big) \quad (q \parallel k)
+    .. math:: (R(m\theta) q)^\top (R(n\theta) k) = |q|\,|k| \cos\big((n - m)\theta\big) \quad (q \parallel k)
 
     Source: RoFormer eq. (12)-(13).
 
@@ -125,8 +125,8 @@ def rotated_pair_figure(pairs: Sequence[tuple[int, int]] = ((1, 3), (4, 6), (1, 
         qm, kn = rotation_2d(m * theta) @ q, rotation_2d(n * theta) @ k
         ax.annotate("", xy=qm, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": "tab:blue", "lw": 2})
         ax.annotate("", xy=kn, xytext=(0, 0), arrowprops={"arrowstyle": "-|>", "color": "tab:red", "lw": 2})
-        ax.plot([0, qm[0]], [0, qm[1]], color="tab:blue", lw=2, label=r"$R_{m\theta}\,q$")
-        ax.plot([0, kn[0]], [0, kn[1]], color="tab:red", lw=2, label=r"$R_{n\theta}\,k$")
+        ax.plot([0, qm[0]], [0, qm[1]], color="tab:blue", lw=2, label=r"$R(m\theta)\,q$")
+        ax.plot([0, kn[0]], [0, kn[1]], color="tab:red", lw=2, label=r"$R(n\theta)\,k$")
         _arc(ax, 0.0, m * theta, 0.25, "tab:blue")
         _arc(ax, 0.0, n * theta, 0.35, "tab:red")
         _arc(ax, m * theta, n * theta, 0.6, "black", label=r"$(n-m)\theta$")
