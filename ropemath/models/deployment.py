@@ -87,7 +87,8 @@ def left_padded_positions(attention_mask: npt.ArrayLike) -> tuple[np.ndarray, np
 
     The first real token of every row gets position 0, whatever its slot; ``cache_position`` counts slots
     (padding included).  Pads at 1 as in transformers 4.36-5.1 (0 from 5.2 on; both observed by running).
-    Source: transformers ``GenerationMixin`` (``prepare_inputs_for_generation``).
+    Source: transformers ``GenerationMixin`` (``prepare_inputs_for_generation`` in 4.x,
+    ``_prepare_position_ids_for_generation`` in 5.x), ``masked_fill(mask == 0, 1)``.
 
     >>> p, slot = left_padded_positions([[0, 0, 1, 1], [1, 1, 1, 1]])
     >>> p.tolist(), slot.tolist()
