@@ -94,7 +94,7 @@ def query_key_clock_figure(phase_q: float, phase_k: float, position_pairs: Seque
         ax.plot([0.0, np.cos(aq)], [0.0, np.sin(aq)], color="tab:blue", lw=2.4, label="query")
         ax.plot([0.0, np.cos(ak)], [0.0, np.sin(ak)], color="tab:red", lw=2.4, label="key")
         ax.set(xlim=(-1.2, 1.2), ylim=(-1.2, 1.2), aspect="equal", xticks=[], yticks=[])
-        ax.set_title(f"m = {m}, n = {n}\nangle between {np.degrees(between):.0f}°", fontsize=9)
+        ax.set_title(f"m = {m}, n = {n}\nangle from query to key: {np.degrees(between):.0f}°", fontsize=9)
     axes[0].legend(loc="lower left", fontsize=7, frameon=False)
     fig.suptitle("Both hands turn as the tokens move; the angle between them depends on n − m", fontsize=10)
     fig.subplots_adjust(left=0.03, right=0.97, bottom=0.03, top=0.74, wspace=0.1)
