@@ -38,7 +38,8 @@ def score_map_figure(maps: Mapping[str, npt.ArrayLike], positions: npt.ArrayLike
     extent = (pos[0] - 0.5, pos[-1] + 0.5, pos[-1] + 0.5, pos[0] - 0.5)
     for ax, key in zip(axes, ("rope", "absolute"), strict=True):
         data = np.asarray(maps[key], dtype=np.float64)
-        image = ax.imshow(data, cmap="RdBu_r", extent=extent, interpolation="nearest")
+        lim = np.max(np.abs(data))  # symmetric colour scale: white is 0
+        image = ax.imshow(data, cmap="RdBu_r", vmin=-lim, vmax=lim, extent=extent, interpolation="nearest")
         ax.set(title=titles[key], xlabel="key position n", ylabel="query position m")
         fig.colorbar(image, ax=ax, shrink=0.85)
     fig.suptitle("score of one token against itself, query at m and key at n", fontsize=10)

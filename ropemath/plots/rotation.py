@@ -193,9 +193,10 @@ def sparsity_figure(d: int = 16, m: int = 1, base: float = 10000.0) -> Figure:
     left.set(title=f"dense R (d = {d}): {np.count_nonzero(R)} of {d * d} entries nonzero\n"
                    "red/blue: sign of a nonzero entry; white: exactly 0",
              xlabel="column", ylabel="row")
-    right.imshow(np.stack([np.cos(phi), np.sin(phi)], axis=1), cmap="RdBu_r", vmin=-1, vmax=1,
-                 interpolation="nearest", aspect="auto")
+    columns = right.imshow(np.stack([np.cos(phi), np.sin(phi)], axis=1), cmap="RdBu_r", vmin=-1, vmax=1,
+                           interpolation="nearest", aspect="auto")
     right.set(title=f"elementwise:\n2 × {d} numbers", xticks=[0, 1], xticklabels=["cos", "sin"], yticks=[])
     fig.suptitle(f"R at m = {m}: the matrix is almost all zeros; eq. (34) keeps only what is not", fontsize=10)
     fig.subplots_adjust(left=0.08, right=0.97, bottom=0.1, top=0.78, wspace=0.15)
+    fig.colorbar(columns, ax=right, label="value of cos or sin")
     return fig
