@@ -140,13 +140,17 @@ def rotated_pair_figure(pairs: Sequence[tuple[int, int]] = ((1, 3), (4, 6), (1, 
     return fig
 
 
-def layout_pairs_figure(d: int = 8) -> Figure:
+def layout_pairs_figure(d: int = 8, *, slot_labels: bool = False) -> Figure:
     r"""Return coordinates 0..d-1 of one head coloured by their pair, interleaved above half, arcs joining pairs.
+
+    ``slot_labels=True`` labels each box by its slot (index in memory) and draws the half row's arcs below it.
 
     .. math:: \text{interleaved: } (x_{2i}, x_{2i+1}), \qquad \text{half: } (x_i, x_{i+d/2})
 
     >>> len(layout_pairs_figure(4).axes)
     1
+    >>> layout_pairs_figure(4, slot_labels=True).axes[0].texts[0].get_text()
+    '0'
     """
     with style.context("default"):
         fig = Figure(figsize=(7.0, 2.6))
@@ -157,17 +161,20 @@ def layout_pairs_figure(d: int = 8) -> Figure:
             for j in range(d):
                 color = colors[pairs[j]]
                 ax.add_patch(Rectangle((j + 0.05, row), 0.9, 0.7, facecolor=color, alpha=0.35, edgecolor=color))
-                ax.text(j + 0.5, row + 0.35, f"x{j}", ha="center", va="center", fontsize=10)
+                ax.text(j + 0.5, row + 0.35, f"{j}" if slot_labels else f"x{j}", ha="center", va="center", fontsize=10)
             for p in range(d // 2):
                 a, b = np.flatnonzero(pairs == p)
                 t = np.linspace(0, np.pi, 30)
-                ax.plot(a + 0.5 + (b - a) / 2 * (1 - np.cos(t)), row + 0.72 + 0.12 * (1 + (b - a) / 2) * np.sin(t),
+                arc = 0.12 * (1 + (b - a) / 2) * np.sin(t)
+                below = slot_labels and row == 0.0
+                ax.plot(a + 0.5 + (b - a) / 2 * (1 - np.cos(t)), row - 0.02 - arc if below else row + 0.72 + arc,
                         color=colors[p], lw=1.5)
             ax.text(-0.3, row + 0.35, f"{layout}", ha="right", va="center", fontsize=10)
         ax.set_xlim(-2.6, d + 0.2)
-        ax.set_ylim(-0.1, 2.4)
+        ax.set_ylim(-0.6 if slot_labels else -0.1, 2.4)
         ax.axis("off")
-        ax.set_title(f"Which coordinates rotate together (d = {d}; colour = pair i, angle mθ_i)", fontsize=10)
+        what = "slots" if slot_labels else "coordinates"
+        ax.set_title(f"Which {what} rotate together (d = {d}; colour = pair i, angle mθ_i)", fontsize=10)
     return fig
 
 
