@@ -171,7 +171,7 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
     th.pop("dynamic NTK at L'")  # equal to NTK; show dynamic NTK part-way instead
     th["dynamic NTK at ℓ = 4L"] = dynamic_ntk_frequencies(
         d, base, length=4 * original_length, original_length=original_length)
-    th["Llama 3.1 rule (factor s, low 1, high 4)"] = llama31_frequencies(
+    th["Llama 3.1 rule applied to this s, L (low 1, high 4)"] = llama31_frequencies(
         d, base, factor=scale, low_freq_factor=1.0, high_freq_factor=4.0, original_length=original_length)
     i = np.arange(d // 2)
     styles = ["k-", "C0-", "C1-", "C2-", "C3--", "C4:", "C5-."]
