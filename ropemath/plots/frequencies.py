@@ -200,8 +200,8 @@ def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, orig
 
     .. math:: \text{left: } L'\theta'_i / 2\pi, \qquad \text{right: } \rho_i = L'\theta'_i / (L\theta_i)
 
-    Shaded: pairs that never complete a turn in training (:math:`\lambda_i > L`); a curve above 1 there means
-    angles never seen in training, counted per method in the legend (:func:`ropemath.unseen_angle_pairs`).
+    Shaded, and alone on the right: pairs with :math:`\lambda_i > L`, never a full turn in training; a curve above 1
+    there means unseen angles, counted per method in the legend (:func:`ropemath.unseen_angle_pairs`).
 
     >>> len(unseen_angles(16, original_length=64).axes)
     2
@@ -214,7 +214,7 @@ def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, orig
     with style.context("default"):
         fig = Figure(figsize=(8.0, 4.5))
         fig.subplots_adjust(left=0.085, right=0.98, top=0.86, bottom=0.31, wspace=0.28)
-        left, right = fig.subplots(1, 2, sharex=True)
+        left, right = fig.subplots(1, 2)
         for ax in (left, right):
             if shaded.size:
                 ax.axvspan(shaded[0] - 0.5, i[-1] + 0.5, color="0.9", zorder=0)
@@ -223,17 +223,17 @@ def unseen_angles(d: int = 128, base: float = 10000.0, scale: float = 16.0, orig
             th, n = thetas[key], int(unseen_angle_pairs(thetas[key], train, length=L, new_length=L2).sum())
             text = f"{label}: {n} pairs see unseen angles"
             left.plot(i, L2 * th / (2 * np.pi), color=color, ls=ls, lw=1.3, label=text)
-            right.plot(i, angle_range_ratio(th, train, length=L, new_length=L2), color=color, ls=ls, lw=1.3)
+            right.plot(shaded, angle_range_ratio(th, train, length=L, new_length=L2)[shaded], c=color, ls=ls, lw=1.3)
         left.axhline(1.0, color="0.4", ls=":", lw=1)
         left.set(yscale="log", ylabel="largest angle / 2π (turns)", title=f"turns within L' = sL = {L2}")
         right.axhline(1.0, color="k", lw=1)
         right.set(yscale="log", ylim=(0.7, 1.6 * scale), ylabel="ρᵢ = L'θ'ᵢ / (Lθᵢ)")
-        right.set_title("ratio to the training range")
-        right.text(0.98, 0.5, "grey: λᵢ > L,\nno full turn\nin training", transform=right.transAxes,
-                   ha="right", va="center", fontsize=8)
+        right.set_title("ratio to the training range (grey pairs)")
+        right.text(0.03, 0.5, "only the grey pairs:\nλᵢ > L, no full turn\nin training", transform=right.transAxes,
+                   ha="left", va="center", fontsize=8)
         for ax in (left, right):
             ax.set_xlabel("pair index i")
-            ax.set_xlim(-0.5, i[-1] + 0.5)
+            ax.set_xlim((shaded[0] - 0.5 if ax is right and shaded.size else -0.5), i[-1] + 0.5)
             ax.grid(alpha=0.3, which="major")
         fig.legend(*left.get_legend_handles_labels(), loc="lower center", ncol=2, fontsize=8, frameon=False)
         fig.suptitle(f"Unseen angles: d = {d}, base {base:g}, L = {L}, s = {scale:g}", fontsize=11)
