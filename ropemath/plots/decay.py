@@ -59,29 +59,34 @@ def long_term_decay(d: int = 128, base: float = 10000.0, r_max: float = 256.0) -
 
 def decay_across_bases(bases: tuple[float, ...] = (1e2, 1e4, 5e5), dims: tuple[int, ...] = (32, 128, 512),
                        r_max: float = 1e6) -> Figure:
-    """Return the bound for several bases (left, d = 128) and head sizes (right, base 10000) on log distances.
+    r"""Return the bound B(r) / B(0) for several bases (left, d = 128) and head sizes (right, base 10000).
 
-    Each line is the bound's mean over a log-spaced bin (the raw curve oscillates faster than a pixel), the band
-    its 10%-90% quantiles; dotted: the random-phase level, the bound's mean far out (it depends on d only).
+    .. math:: B(r)/B(0), \qquad B(0) = (d/2 + 1)/2
+
+    Each line is the mean of B(r)/B(0) over a log-spaced bin of distances (the raw curve oscillates faster than a
+    pixel), the band its 10%-90% quantiles; dotted: the random-phase level, the bound's mean far out (it depends on
+    d only).  Source: RoFormer §3.4.3, Figure 2.
     """
     edges = np.geomspace(1.0, r_max, 151)
     centers = np.sqrt(edges[:-1] * edges[1:])
+    ylabel = "bound B(r) ÷ value at r = 0"
     with style.context("default"):
         fig = Figure(figsize=FIGSIZE)
-        left, right = fig.subplots(1, 2, sharex=True)
+        left, right = fig.subplots(1, 2, sharex=True, sharey=True)
+        top = (128 / 2 + 1) / 2
         for color, base in zip(("C2", "C0", "C1"), bases, strict=False):
             mean, low, high = binned_bound(edges, 128, base, per_bin=64)
-            left.fill_between(centers, low, high, color=color, alpha=0.18, lw=0)
-            left.plot(centers, mean, color=color, lw=1.5, label=f"base {base:g}")
-        left.axhline(random_phase_level(128), color="0.3", ls=":", lw=1.2, label="random-phase level")
-        left.set(title="d = 128, three bases", ylabel="relative upper bound (bin mean, 10-90% band)")
+            left.fill_between(centers, low / top, high / top, color=color, alpha=0.18, lw=0)
+            left.plot(centers, mean / top, color=color, lw=1.5, label=f"base {base:g}")
+        left.axhline(random_phase_level(128) / top, color="0.3", ls=":", lw=1.2, label="random-phase level")
+        left.set(title="d = 128, three bases", ylabel=f"{ylabel} (bin mean, 10-90% band)")
         for color, d in zip(("C4", "C0", "C5"), dims, strict=False):
             mean, low, high = binned_bound(edges, d, 10000.0, per_bin=64)
             top = (d / 2 + 1) / 2
             right.fill_between(centers, low / top, high / top, color=color, alpha=0.18, lw=0)
             right.plot(centers, mean / top, color=color, lw=1.5, label=f"d = {d}")
             right.axhline(random_phase_level(d) / top, color=color, ls=":", lw=1.2)
-        right.set(title="base 10000, three head sizes d", ylabel="bound / bound at r = 0", ylim=(0.0, 1.05))
+        right.set(title="base 10000, three head sizes d", ylabel=ylabel, ylim=(0.0, 1.05))
         for ax in (left, right):
             ax.set_xscale("log")
             ax.set_xlabel("relative distance (log scale)")
