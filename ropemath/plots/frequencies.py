@@ -87,9 +87,9 @@ def pair_speeds_figure(d: int = 128, base: float = 10000.0, pairs: Sequence[int]
     for i in pairs:
         i = check_int(i, "pair", minimum=0, maximum=d // 2 - 1)
         left.plot(m, np.mod(phi[:, i], 2 * np.pi), lw=1.5, label=f"pair {i}: θ = {theta[i]:.3g}")
-    left.set(xlabel="position m", ylabel="angle m θ_i (mod 2π) [rad]", ylim=(0, 2 * np.pi + 0.3),
-             title=f"each pair turns at its own speed (d = {d})")
-    left.legend(fontsize=8, loc="upper right")
+    left.set(xlabel="position m", ylabel="angle m θ_i (mod 2π) [rad]", ylim=(0, 2 * np.pi + 2.0),
+             yticks=range(7), title=f"each pair turns at its own speed (d = {d})")
+    left.legend(fontsize=8, loc="upper center", ncol=2)  # in the empty band above 2π
     image = right.imshow(np.cos(phi).T, aspect="auto", cmap="RdBu_r", origin="upper", interpolation="nearest",
                          extent=(-0.5, positions + 0.5, d // 2 - 0.5, -0.5), vmin=-1, vmax=1)
     right.set(xlabel="position m", ylabel="pair i (fast at the top)", title="cos(m θ_i) for all d/2 pairs")
