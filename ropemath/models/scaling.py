@@ -98,9 +98,9 @@ def dynamic_ntk_scale(length: int, original_length: int) -> float:
 
     .. math:: s(\ell) = \max(1, \ell / L)
 
-    Recomputed whenever the sequence grows (emozilla, 2023).  Note: Hugging Face's
-    ``_compute_dynamic_ntk_parameters`` uses :math:`\mathrm{factor}\cdot\ell/L - (\mathrm{factor}-1)`,
-    which is this with ``factor = 1``.
+    Recomputed whenever the sequence grows.  emozilla's code (2023) and Hugging Face's
+    ``_compute_dynamic_ntk_parameters`` use :math:`f\cdot\max(\ell, L)/L - (f-1)` with the config's
+    ``factor`` :math:`f`; this function is the case :math:`f = 1`.
 
     >>> dynamic_ntk_scale(1000, 4096), dynamic_ntk_scale(8192, 4096)
     (1.0, 2.0)
