@@ -176,7 +176,7 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
     i = np.arange(d // 2)
     styles = ["k-", "C0-", "C1-", "C2-", "C3--", "C4:", "C5-."]
     with style.context("default"):
-        fig = Figure(figsize=(7.5, 4.0))
+        fig = Figure(figsize=(7.5, 4.8), layout="constrained")
         ax = fig.subplots()
         for (name, t), st in zip(th.items(), styles, strict=True):
             ax.semilogy(i, t, st, lw=2.2 if name == "none" else 1.3,
@@ -185,7 +185,7 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
         ax.set(xlabel="pair index i", ylabel="frequency θᵢ (rad per position)",
                title=f"Frequencies before/after extension: d = {d}, base {base:g}, L = {original_length}, "
                      f"s = {scale:g}")
-        ax.legend(fontsize=8, loc="lower left")
+        fig.legend(fontsize=8, loc="outside lower center", ncol=3)  # below the axes: inside, it would cover curves
         ax.grid(alpha=0.3)
     return fig
 
