@@ -59,7 +59,7 @@ def attention_pattern_figure(n_tokens: int = 48, d: int = 32, seed: int = 0, shi
 
     >>> fig = attention_pattern_figure(4, 2)
     >>> [ax.get_title() for ax in fig.axes[1:3]]
-    ['causal softmax weights $a_{mn}$', 'the same, every position + 1000\nmax |change| ≤ 1e-9']
+    ['causal softmax weights $a_{mn}$', 'the same, every position + 1000\nmax weight change ≤ 1e-9']
     """
     n_tokens = check_int(n_tokens, "n_tokens", minimum=2, maximum=512)
     d = check_d(d)
@@ -80,7 +80,7 @@ def attention_pattern_figure(n_tokens: int = 48, d: int = 32, seed: int = 0, shi
     change = float(np.max(np.abs(shifted - weights)[~mask]))  # float64 rounding only, for a moderate shift
     verdict = "≤ 1e-9" if change <= 1e-9 else f"= {change:.1g}"
     for ax, w, title in ((axes[1], weights, "causal softmax weights $a_{mn}$"),
-                         (axes[2], shifted, f"the same, every position + {shift:g}\nmax |change| {verdict}")):
+                         (axes[2], shifted, f"the same, every position + {shift:g}\nmax weight change {verdict}")):
         im = ax.imshow(np.ma.masked_array(w, mask), cmap="viridis", vmin=0.0, vmax=top)
         fig.colorbar(im, ax=ax, shrink=0.8)
         ax.set_title(title, fontsize=9)
