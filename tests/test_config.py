@@ -116,7 +116,7 @@ def test_hf_dynamic_with_factor_one_is_ropemaths_dynamic_ntk():
         assert (n <= 4096) == np.allclose(f2, ours, rtol=1e-12)
 
 
-def test_layout_verdicts_table_of_notebook_07():
+def test_layout_verdicts_name_one_layout_per_implementation():
     from ropemath import layout_verdicts
 
     table = layout_verdicts()
