@@ -167,6 +167,9 @@ def test_derived_files_equal_their_source_plus_the_stated_change():
     for derived, source in (("llama2_7b_dynamic", "llama2_7b_chat_hf"), ("qwen2_5_7b_yarn", "qwen2_5_7b_instruct")):
         rest = {k: v for k, v in CONFIGS[derived].items() if k not in ("_source", "rope_scaling")}
         assert rest == {k: v for k, v in CONFIGS[source].items() if k != "rope_scaling"}
+    gemma_hub, gemma_old = CONFIGS["gemma2_9b_it_256"], CONFIGS["gemma2_9b_it"]
+    assert {k: v for k, v in gemma_hub.items() if k != "_source"} == dict(gemma_old, query_pre_attn_scalar=256)
+    assert gemma_old["query_pre_attn_scalar"] == 224 and gemma_hub["head_dim"] == 256  # softmax x sqrt(256/224)
     neox_hub, gptj_hub = CONFIGS["gpt_neox_20b_hf"], CONFIGS["gptj_6b_hf"]
     renamed = {"partial_rotary_factor": neox_hub["rotary_pct"], "rope_theta": neox_hub["rotary_emb_base"]}
     assert {k: v for k, v in CONFIGS["gpt_neox_20b"].items() if k != "_source"} == dict(

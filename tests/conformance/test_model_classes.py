@@ -254,6 +254,19 @@ def test_gemma2_uses_one_base_on_every_layer():
     assert not close(qe, ours(q, "half", frequencies(256, 1e6)), q)  # negative control: Gemma 3's global base
 
 
+def test_gemma2_softmax_scale_comes_from_query_pre_attn_scalar():
+    """08 §8's softmax column for Gemma 2: 1.000 with the Hub's 256, 1.069 with the first config's 224."""
+    from transformers import Gemma2Config
+    from transformers.models.gemma2 import modeling_gemma2 as mod
+
+    column = {}
+    for name in ("gemma2_9b_it", "gemma2_9b_it_256"):
+        flat = CONFIGS[name]
+        attention = mod.Gemma2Attention(tiny(Gemma2Config, flat, hidden_size=256, num_attention_heads=1), layer_idx=0)
+        column[name] = attention.scaling * flat["head_dim"] ** 0.5  # transformers' scale over 1/sqrt(d_h)
+    assert column["gemma2_9b_it_256"] == 1.0 and round(column["gemma2_9b_it"], 3) == 1.069
+
+
 # --- Phi-3 LongRoPE: the factor list switches at the original length --------------------------------------------
 
 
