@@ -168,6 +168,15 @@ def test_grid_scan_above_b_star(grid_scans, length, n_fail, n_runs, last):
         assert brute_min(lo, length) < 0 and brute_min(hi, length) < 0 and worst < 0
 
 
+def test_published_2k_base_between_failing_runs(grid_scans):
+    """Men et al.'s 1.6e4 for 2k holds, with grid failures on both sides: 11,654 to 22,724 (notebook 10 quotes both)."""
+    grid, mu = grid_scans[2048]
+    runs = failing_intervals(grid, mu)
+    assert round(runs[0][0]) == 11654 and round(runs[-1][1]) == 22724
+    inside = lambda b: any(lo <= b <= hi for lo, hi, _ in runs)  # noqa: E731 - the same test for both bases
+    assert runs[0][0] < 1.6e4 < runs[-1][1] and not inside(1.6e4) and brute_min(1.6e4, 2048) >= 0
+    assert inside(runs[1][0]) and brute_min(runs[1][0], 2048) < 0  # a base in a run fails, through the same test
+
 # --- failing_intervals -----------------------------------------------------------------------
 
 
