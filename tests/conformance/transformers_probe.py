@@ -138,7 +138,7 @@ def probe() -> dict:
         try:
             result["yarn"] = {"qwen2_5_card": yarn(32768, 32768, 4.0, 128, 1e6),
                               "deepseek_like": yarn(163840, 4096, 40.0, 64, 1e4)}
-        except ValueError as e:  # before 4.45: only linear and dynamic
+        except ValueError as e:  # before 4.43 (llama): the block must have exactly two fields, type and factor
             result["yarn"] = f"refused: {str(e)[:80]}"
     for value in result["yarn"].values() if isinstance(result["yarn"], dict) else ():
         value["scale_from_attention_factor"] = round(math.exp((value["attention_factor"] - 1) / 0.1), 6)
