@@ -169,7 +169,7 @@ def test_grid_scan_above_b_star(grid_scans, length, n_fail, n_runs, last):
 
 
 def test_published_2k_base_between_failing_runs(grid_scans):
-    """Men et al.'s 1.6e4 for 2k holds, with grid failures on both sides: 11,654 to 22,724 (notebook 10 quotes both)."""
+    """Men et al.'s 1.6e4 for 2k holds, with grid failures on both sides: 11,654 to 22,724 (notebook 13 quotes both)."""
     grid, mu = grid_scans[2048]
     runs = failing_intervals(grid, mu)
     assert round(runs[0][0]) == 11654 and round(runs[-1][1]) == 22724

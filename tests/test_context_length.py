@@ -83,7 +83,7 @@ def test_published_bases_of_men_et_al():
     assert rows[2048].margin >= 0 and rows[2048].window is None
     for n in (16384, 32768):
         r = rows[n]
-        assert -2.0 < r.margin < -1.8 and r.window is not None and not r.clipped  # 'by about 1.9' (notebook 10)
+        assert -2.0 < r.margin < -1.8 and r.window is not None and not r.clipped  # 'by about 1.9' (notebook 13)
         assert r.window[0] <= r.published <= r.window[1]
         assert float(cosine_sum_minimum(n, D, r.published)) == pytest.approx(r.margin, abs=1e-9)
     assert rows[16384].b_star < 3.1e5 and rows[32768].b_star < 6.4e5

@@ -71,9 +71,9 @@ def test_notebook_helpers_are_short(path):
 
 
 def reading_rank(name):
-    """The README's reading order: the main path 00-08, then notebooks 12 onwards, then the appendices 09-11."""
+    """The README's reading order: the main path 00-08, then the trained model 12, then the appendices 09-11, 13."""
     number = int(name[:2])
-    return (0 if number <= 8 else 2 if number <= 11 else 1, number)
+    return (0 if number <= 8 else 1 if number == 12 else 2, number)
 
 
 def test_readme_lists_every_notebook_in_order():
@@ -81,8 +81,9 @@ def test_readme_lists_every_notebook_in_order():
     listed = re.findall(r"\]\(notebooks/(\d\d_[a-z0-9_]+\.ipynb)\)", readme)
     order = [name for i, name in enumerate(listed) if name not in listed[:i]]
     assert order == sorted(IDS, key=reading_rank), "README's reading order must list exactly the notebooks, in order"
-    shuffled = ["12_x.ipynb", "09_y.ipynb", "00_z.ipynb", "08_w.ipynb", "11_v.ipynb"]
-    assert sorted(shuffled, key=reading_rank) == ["00_z.ipynb", "08_w.ipynb", "12_x.ipynb", "09_y.ipynb", "11_v.ipynb"]
+    shuffled = ["13_u.ipynb", "12_x.ipynb", "09_y.ipynb", "00_z.ipynb", "08_w.ipynb", "11_v.ipynb"]
+    assert sorted(shuffled, key=reading_rank) == ["00_z.ipynb", "08_w.ipynb", "12_x.ipynb", "09_y.ipynb", "11_v.ipynb",
+                                                  "13_u.ipynb"]
 
 
 def test_sanitize_file_hides_nothing_unexplained():
@@ -129,9 +130,9 @@ def cited_tests():
 
 
 def test_notebooks_cite_tests():
-    """Every appendix (09-11) names the tests that pin its equations; the main path cites none."""
+    """Every appendix (09-11, 13) names the tests that pin its equations; the main path cites none."""
     cited = {nb for nb, _, _ in cited_tests()}
-    appendices = {name for name in IDS if "09" <= name[:2] <= "11"}
+    appendices = {name for name in IDS if "09" <= name[:2] <= "11" or name[:2] == "13"}
     assert appendices <= cited, f"appendices citing no test: {sorted(appendices - cited)}"
     main_path_citing = (set(IDS) - appendices) & cited
     assert not main_path_citing, f"main-path notebooks citing tests: {sorted(main_path_citing)}"
