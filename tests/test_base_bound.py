@@ -125,7 +125,10 @@ def test_small_case_against_a_dense_brute_force_scan():
 
 
 def test_condition_is_not_monotone_in_the_base(bounds):
-    """Above b*(1024) = 4293.4 the condition fails again (e.g. at 4340, 5000, 6000) and holds from 6018.5 on."""
+    """Above b*(1024) = 4293.4 the condition fails again (4340, 5000, 6000, 6017).
+
+    It holds at 6018.5 and at the larger bases tried below.
+    """
     assert bounds[1024].base < 4320
     assert brute_min(4320.0, 1024) > 0
     for b in (4340.0, 5000.0, 6000.0, 6017.0):
@@ -148,7 +151,7 @@ def test_familiar_bases():
 
 @pytest.fixture(scope="module")
 def grid_scans(bounds):
-    """The scan notebook 08 shows: 400 bases geometric in (b*, 10 b*] for each power of two."""
+    """The scan notebook 13 shows: 400 bases geometric in (b*, 10 b*] for each power of two."""
     out = {}
     for L in (1024, 2048, 4096, 8192):
         grid = np.geomspace(bounds[L].base, 10 * bounds[L].base, 401)[1:]
