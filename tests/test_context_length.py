@@ -80,6 +80,7 @@ def test_round_up_never_below_and_printed_b_star_satisfies_condition():
 
 def test_published_bases_of_men_et_al():
     rows = {r.length: r for r in check_published_bases(MEN_ET_AL_BASES, D)}
+    assert rows[1024].margin >= 0 and rows[1024].window is None and float(f"{rows[1024].b_star:.1e}") == 4.3e3  # = Su's
     assert rows[2048].margin >= 0 and rows[2048].window is None
     for n in (16384, 32768):
         r = rows[n]

@@ -31,7 +31,7 @@ __all__ = [
 ]
 
 #: Men et al. (arXiv:2405.14591), lower bound of the base for d = 128, by context length.
-MEN_ET_AL_BASES = {2048: 1.6e4, 16384: 3.1e5, 32768: 6.4e5}
+MEN_ET_AL_BASES = {1024: 4.3e3, 2048: 1.6e4, 16384: 3.1e5, 32768: 6.4e5}
 
 
 def critical_pair(d: int, base: float, length: int) -> int:
