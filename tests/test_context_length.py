@@ -79,7 +79,11 @@ def test_round_up_never_below_and_printed_b_star_satisfies_condition():
 
 
 def test_published_bases_of_men_et_al():
-    rows = {r.length: r for r in check_published_bases(MEN_ET_AL_BASES, D)}
+    assert list(MEN_ET_AL_BASES) == [1024, 2048, 4096, 8192, 16384, 32768, 65536]
+    assert float(cosine_sum_minimum(65536, D, MEN_ET_AL_BASES[65536])) > 0  # 64k holds (b* is checked in notebook 13)
+    assert float(cosine_sum_minimum(8192, D, MEN_ET_AL_BASES[8192])) > 0
+    assert float(cosine_sum_minimum(4096, D, MEN_ET_AL_BASES[4096])) < 0 <= float(cosine_sum_minimum(4096, D, 26952.4))
+    rows = {r.length: r for r in check_published_bases({n: MEN_ET_AL_BASES[n] for n in (1024, 2048, 16384, 32768)}, D)}
     assert rows[1024].margin >= 0 and rows[1024].window is None and float(f"{rows[1024].b_star:.1e}") == 4.3e3  # = Su's
     assert rows[2048].margin >= 0 and rows[2048].window is None
     for n in (16384, 32768):
