@@ -94,3 +94,7 @@ def test_published_bases_of_men_et_al():
     assert rows[16384].b_star < 3.1e5 and rows[32768].b_star < 6.4e5
     assert float(f"{rows[16384].b_star:.1e}") == 2.3e5 and float(f"{rows[32768].b_star:.1e}") == 6.3e5
     assert np.all([r.b_star > 0 for r in rows.values()])
+    for n, lo, hi in ((16384, 3.05e5, 3.15e5), (32768, 6.35e5, 6.45e5)):  # every base rounding to the published value
+        assert (cosine_sum_minimum(n, D, np.linspace(lo, hi, 41)) < 0).all()  # fails on the grid (notebook 13 §4)
+    # 4k: a narrow band from b* passes; 2.7e4 as written, and the bases just below it, fail
+    assert float(cosine_sum_minimum(4096, D, 26973.0)) >= 0 > float(cosine_sum_minimum(4096, D, 26973.5))
