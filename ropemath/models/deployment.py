@@ -7,6 +7,8 @@ emozilla, dynamic NTK (2023).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
@@ -134,3 +136,36 @@ def dynamic_ntk_decode_scores(q: npt.ArrayLike, keys: npt.ArrayLike, *, d_base: 
                        for p, k in enumerate(keys)])
     fresh = apply_rope(keys, np.arange(n + 1), layout="half", theta=now) @ rq
     return cached, fresh
+
+
+def dynamic_ntk_kept_theta(lengths: Sequence[int], *, d: int, base: float, factor: float,
+                           original_length: int) -> np.ndarray:
+    r"""θ_i that transformers' dynamic NTK holds after a sequence of inputs of the given lengths.
+
+    .. math:: c \leftarrow \ell,\ \theta \leftarrow \theta(\ell) \ \text{if } \ell > c; \qquad
+        c \leftarrow L,\ \theta \leftarrow \theta(L) \ \text{if } \ell < L < c
+
+    The rotary module keeps the length it last scaled for, :math:`c` (``max_seq_len_cached``, first
+    :math:`L`). An input of length :math:`\ell` (``max(position_ids) + 1``) longer than :math:`c` recomputes
+    θ as :math:`\theta(\ell)` (``frequencies_from_config``'s ``dynamic`` type); one shorter than :math:`L`
+    resets it to the plain θ. Any other input keeps the θ of the longest input since the last reset.
+    Source: transformers 5.24 ``dynamic_frequency_update`` (``modeling_rope_utils.py``).
+
+    >>> kw = dict(d=8, base=1e4, factor=2.0, original_length=16)
+    >>> bool(np.array_equal(dynamic_ntk_kept_theta([64, 32], **kw), dynamic_ntk_kept_theta([64], **kw)))
+    True
+    >>> bool(np.array_equal(dynamic_ntk_kept_theta([64, 8, 32], **kw), dynamic_ntk_kept_theta([32], **kw)))
+    True
+    """
+    from ropemath.models.config import frequencies_from_config
+
+    config = {"rope_theta": base, "head_dim": d, "max_position_embeddings": original_length,
+              "rope_type": "dynamic", "factor": factor}
+    cached = original_length
+    theta = frequencies_from_config(config, seq_len=original_length).theta
+    for n in lengths:
+        if n > cached:  # growth
+            cached, theta = n, frequencies_from_config(config, seq_len=n).theta
+        if n < original_length < cached:  # reset
+            cached, theta = original_length, frequencies_from_config(config, seq_len=original_length).theta
+    return theta
