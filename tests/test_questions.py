@@ -165,3 +165,21 @@ def test_dynamic_ntk_decode_scores_stale_only_past_the_original_length():
                    for p, k in enumerate(keys)]
         assert np.allclose(fresh, by_loop, atol=1e-12)
         assert (not np.allclose(cached, fresh, atol=1e-9)) == stale
+
+
+def test_dynamic_ntk_kept_theta_grows_keeps_and_resets():
+    from ropemath.models import dynamic_ntk_kept_theta
+
+    kw = dict(d=16, base=1e4, factor=2.0, original_length=32)
+    config = {"rope_theta": 1e4, "head_dim": 16, "max_position_embeddings": 32, "rope_type": "dynamic", "factor": 2.0}
+
+    def theta(n):
+        return ropemath.frequencies_from_config(config, seq_len=n).theta
+
+    assert np.array_equal(dynamic_ntk_kept_theta([], **kw), ropemath.frequencies(16, 1e4))  # nothing seen: plain
+    assert np.array_equal(dynamic_ntk_kept_theta([128], **kw), theta(128))  # growth
+    assert np.array_equal(dynamic_ntk_kept_theta([128, 64], **kw), theta(128))  # L <= l < longest: kept
+    assert np.array_equal(dynamic_ntk_kept_theta([128, 32], **kw), theta(128))  # l = L does not reset
+    assert np.array_equal(dynamic_ntk_kept_theta([128, 8, 64], **kw), theta(64))  # l < L resets, then growth
+    assert np.array_equal(dynamic_ntk_kept_theta([128, 8], **kw), ropemath.frequencies(16, 1e4))
+    assert not np.array_equal(dynamic_ntk_kept_theta([128, 64], **kw), theta(64))  # negative control: not theta(l)

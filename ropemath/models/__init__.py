@@ -22,6 +22,7 @@ from ropemath.models.deployment import *  # noqa: F403
 
 # Importable from the subpackage for the notebooks, outside the top-level API (not covered by the input contract)
 from ropemath.models.deployment import dynamic_ntk_decode_scores as dynamic_ntk_decode_scores
+from ropemath.models.deployment import dynamic_ntk_kept_theta as dynamic_ntk_kept_theta
 from ropemath.models.deployment import left_padded_positions as left_padded_positions
 from ropemath.models.deployment import rope_pipeline as rope_pipeline
 from ropemath.models.deployment import to_tf32 as to_tf32

@@ -13,6 +13,7 @@ import numpy.typing as npt
 from ropemath.core._validate import check_real_array, check_x
 from ropemath.core.apply import apply_rope
 from ropemath.core.precision import round_to_format
+from ropemath.models.config import frequencies_from_config
 
 __all__ = []
 
@@ -55,8 +56,7 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
     [1.0, 1.0, 1.0]
     """
     x = round_to_format(check_x(x), "bfloat16")
-    m = check_real_array(m, "m")
-    theta = np.asarray(theta, dtype=np.float64)
+    m, theta = check_real_array(m, "m"), np.asarray(theta, dtype=np.float64)
     half = theta.size
     if x.shape[-1] != 2 * half:
         raise ValueError(f"x must have 2 * len(theta) = {2 * half} coordinates, got {x.shape[-1]}")
@@ -73,8 +73,7 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
     phi = (pos * freq).astype(np.float64)  # one float32 product per angle (exact product, rounded once)
     c, s = (np.concatenate([f(phi), f(phi)], -1).astype(np.float32) for f in (np.cos, np.sin))
     if pipeline == "meta":
-        y = x.astype(np.float32) * c + rotated.astype(np.float32) * s
-        return round_to_format(y, "bfloat16")
+        return round_to_format(x.astype(np.float32) * c + rotated.astype(np.float32) * s, "bfloat16")
     bf = lambda v: round_to_format(v, "bfloat16")  # noqa: E731 - one rounding, named for the formula below
     return bf(bf(x * bf(c)) + bf(rotated * bf(s)))
 
@@ -122,8 +121,6 @@ def dynamic_ntk_decode_scores(q: npt.ArrayLike, keys: npt.ArrayLike, *, d_base: 
     >>> bool(np.allclose(c, f))  # all positions below L: one set of frequencies
     True
     """
-    from ropemath.models.config import frequencies_from_config
-
     q, keys = check_x(q, "q"), check_x(keys, "keys")
     n, d = keys.shape[0] - 1, keys.shape[-1]
     config = {"rope_theta": d_base, "head_dim": d, "max_position_embeddings": original_length,
@@ -134,3 +131,23 @@ def dynamic_ntk_decode_scores(q: npt.ArrayLike, keys: npt.ArrayLike, *, d_base: 
                        for p, k in enumerate(keys)])
     fresh = apply_rope(keys, np.arange(n + 1), layout="half", theta=now) @ rq
     return cached, fresh
+
+
+
+
+def dynamic_ntk_kept_theta(lengths: npt.ArrayLike, *, d: int, base: float, factor: float, original_length: int
+                           ) -> np.ndarray:
+    r"""θ_i that transformers' dynamic NTK holds after inputs of the given lengths, in order.
+
+    Source: transformers 5.24 ``dynamic_frequency_update`` (``modeling_rope_utils.py``). It keeps c, the length last
+    scaled for (first L): ℓ > c sets c = ℓ, θ = θ(ℓ) (``dynamic`` type); ℓ < L resets c = L, θ plain; else θ is kept.
+
+    >>> kept = [dynamic_ntk_kept_theta(x, d=4, base=1e4, factor=2, original_length=16) for x in ([64, 32], [64, 8, 32])]
+    >>> [round(1 / th[1]) for th in kept]  # theta(64) kept; reset, then theta(32)
+    [700, 300]
+    """
+    c = original_length
+    for n in lengths:
+        c = n if n > c else original_length if n < original_length else c  # growth; reset; kept
+    cfg = {"rope_theta": base, "head_dim": d, "max_position_embeddings": original_length, "rope_type": "dynamic"}
+    return frequencies_from_config({**cfg, "factor": factor}, seq_len=c).theta

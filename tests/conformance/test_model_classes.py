@@ -313,3 +313,37 @@ def test_dynamic_ntk_recomputes_inv_freq_per_decoding_step_past_the_original_len
     for got, want in zip(seen, expected, strict=True):
         assert np.all(np.abs(got - want) <= 8 * 2.0**-23 * want)
     assert not np.allclose(seen[1], seen[2])  # negative control: each step past L has its own theta
+
+
+@pytest.mark.parametrize("lengths", [[1024, 512], [1024, 16, 512], [16, 300, 1024, 256, 100, 2048]])
+def test_dynamic_ntk_kept_theta_matches_the_rotary_module_over_successive_inputs(lengths):
+    """Notebook 10 §4.2: the theta a later input gets (grow past the cached length, reset below L)."""
+    from transformers import LlamaConfig
+    from transformers.models.llama import modeling_llama as mod
+
+    from ropemath.models import dynamic_ntk_kept_theta
+
+    flat = {"hidden_size": 64, "num_attention_heads": 2, "head_dim": 32, "max_position_embeddings": 256,
+            "rope_theta": 10000.0, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}}
+    rot = mod.LlamaRotaryEmbedding(tiny(LlamaConfig, flat))
+    x = torch.zeros(1, 1, 1, 32)
+    for n in lengths:
+        rot(x, torch.arange(n)[None])
+    got = rot.inv_freq.double().numpy()
+    want = dynamic_ntk_kept_theta(lengths, d=32, base=10000.0, factor=2.0, original_length=256)
+    assert np.all(np.abs(got - want) <= 8 * 2.0**-23 * want)
+
+
+def test_negative_control_dynamic_ntk_without_reset():
+    """Keeping the longest input's theta forever (no reset below L) disagrees with transformers on [1024, 16, 512]."""
+    from transformers import LlamaConfig
+    from transformers.models.llama import modeling_llama as mod
+
+    flat = {"hidden_size": 64, "num_attention_heads": 2, "head_dim": 32, "max_position_embeddings": 256,
+            "rope_theta": 10000.0, "rope_scaling": {"rope_type": "dynamic", "factor": 2.0}}
+    rot = mod.LlamaRotaryEmbedding(tiny(LlamaConfig, flat))
+    x = torch.zeros(1, 1, 1, 32)
+    for n in (1024, 16, 512):
+        rot(x, torch.arange(n)[None])
+    never_reset = frequencies_from_config(flat, seq_len=1024).theta  # the longest so far, kept
+    assert np.abs(rot.inv_freq.double().numpy() / never_reset - 1).max() > 0.01
