@@ -56,7 +56,8 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
     [1.0, 1.0, 1.0]
     """
     x = round_to_format(check_x(x), "bfloat16")
-    m, theta = check_real_array(m, "m"), np.asarray(theta, dtype=np.float64)
+    m = check_real_array(m, "m")
+    theta = np.asarray(theta, dtype=np.float64)
     half = theta.size
     if x.shape[-1] != 2 * half:
         raise ValueError(f"x must have 2 * len(theta) = {2 * half} coordinates, got {x.shape[-1]}")
@@ -73,7 +74,8 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
     phi = (pos * freq).astype(np.float64)  # one float32 product per angle (exact product, rounded once)
     c, s = (np.concatenate([f(phi), f(phi)], -1).astype(np.float32) for f in (np.cos, np.sin))
     if pipeline == "meta":
-        return round_to_format(x.astype(np.float32) * c + rotated.astype(np.float32) * s, "bfloat16")
+        y = x.astype(np.float32) * c + rotated.astype(np.float32) * s
+        return round_to_format(y, "bfloat16")
     bf = lambda v: round_to_format(v, "bfloat16")  # noqa: E731 - one rounding, named for the formula below
     return bf(bf(x * bf(c)) + bf(rotated * bf(s)))
 
@@ -133,8 +135,6 @@ def dynamic_ntk_decode_scores(q: npt.ArrayLike, keys: npt.ArrayLike, *, d_base: 
     return cached, fresh
 
 
-
-
 def dynamic_ntk_kept_theta(lengths: npt.ArrayLike, *, d: int, base: float, factor: float, original_length: int
                            ) -> np.ndarray:
     r"""θ_i that transformers' dynamic NTK holds after inputs of the given lengths, in order.
@@ -146,8 +146,12 @@ def dynamic_ntk_kept_theta(lengths: npt.ArrayLike, *, d: int, base: float, facto
     >>> [round(1 / th[1]) for th in kept]  # theta(64) kept; reset, then theta(32)
     [700, 300]
     """
-    c = original_length
+    cached = original_length
     for n in lengths:
-        c = n if n > c else original_length if n < original_length else c  # growth; reset; kept
-    cfg = {"rope_theta": base, "head_dim": d, "max_position_embeddings": original_length, "rope_type": "dynamic"}
-    return frequencies_from_config({**cfg, "factor": factor}, seq_len=c).theta
+        if n > cached:  # growth: scale for this longer input
+            cached = n
+        elif n < original_length:  # reset: plain theta below the original length
+            cached = original_length
+    config = {"rope_theta": base, "head_dim": d, "max_position_embeddings": original_length,
+              "rope_type": "dynamic", "factor": factor}
+    return frequencies_from_config(config, seq_len=cached).theta
