@@ -172,10 +172,11 @@ def test_grid_scan_above_b_star(grid_scans, length, n_fail, n_runs, last):
 
 
 def test_published_2k_base_between_failing_runs(grid_scans):
-    """Men et al.'s 1.6e4 for 2k holds, with grid failures on both sides: 11,654 to 22,724 (notebook 13 quotes both)."""
+    """Men et al.'s 1.6e4 for 2k holds, between grid runs that fail: 14,842-15,275, 16,273-16,557 (notebook 13)."""
     grid, mu = grid_scans[2048]
     runs = failing_intervals(grid, mu)
     assert round(runs[0][0]) == 11654 and round(runs[-1][1]) == 22724
+    assert [(round(lo), round(hi)) for lo, hi, _ in runs[3:5]] == [(14842, 15275), (16273, 16557)]
     inside = lambda b: any(lo <= b <= hi for lo, hi, _ in runs)  # noqa: E731 - the same test for both bases
     assert runs[0][0] < 1.6e4 < runs[-1][1] and not inside(1.6e4) and brute_min(1.6e4, 2048) >= 0
     assert inside(runs[1][0]) and brute_min(runs[1][0], 2048) < 0  # a base in a run fails, through the same test
