@@ -229,6 +229,7 @@ OVERRIDES = {
     "yarn_ramp": {"r": np.arange(4.0)},
     "yarn_correction_dim": {"base": 10000.0},
     "cosine_sum_minimum": {"length": 64, "d": D},
+    "torch_float32_theta": {"d": 128, "base": 500000.0},
     "base_lower_bound": {"length": 64, "d": D},
     "full_turn_count": {"context_length": 64},
     "frequencies_from_config": {},

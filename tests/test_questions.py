@@ -7,7 +7,13 @@ import pytest
 
 import ropemath
 from ropemath import apply_rope, dynamic_ntk_frequencies, frequencies, to_bfloat16
-from ropemath.models.pitfalls import aliased_frequency, attention_outputs, cached_key_scores, hf_cos_sin_error
+from ropemath.models.pitfalls import (
+    aliased_frequency,
+    attention_outputs,
+    cached_key_scores,
+    hf_cos_sin_error,
+    torch_float32_theta,
+)
 
 
 def test_attention_outputs_by_loop_and_shift():
@@ -65,6 +71,25 @@ def test_hf_cos_sin_error_by_hand_and_bounds():
     assert e32[0] == e64[0]
     with pytest.raises(ValueError):
         hf_cos_sin_error(m, 128, angle_dtype="float16")
+
+
+def test_torch_float32_theta_is_one_ulp_steps_and_moves_the_table_bracket():
+    th = torch_float32_theta(128, 500000.0)
+    rounded = frequencies(128, 500000.0).astype(np.float32)
+    assert th.dtype == np.float64 and np.array_equal(th, th.astype(np.float32))  # float32 values
+    off = np.flatnonzero(th != rounded)
+    assert off.size == 18 and np.array_equal(np.abs(th[off] - rounded[off]), np.spacing(rounded[off]))  # one ulp each
+    with pytest.raises(ValueError, match="base"):
+        torch_float32_theta(128, 10000.0)  # not recorded: refused, not guessed
+    m = np.arange(131072)
+    h = 2.0**-9
+    e_torch = hf_cos_sin_error(m, 128, 500000.0, theta=th)
+    e_rounded = hf_cos_sin_error(m, 128, 500000.0)
+    assert np.array_equal(hf_cos_sin_error(m[:64], 128, 500000.0, theta=rounded), e_rounded[:64])  # default theta
+    assert 4 * h <= e_torch.max() <= 5.5 * h and e_torch[:32768].max() <= 2 * h and e_torch[:4096].max() <= 1.1 * h
+    assert 3 * h <= e_rounded.max() < 4 * h  # says no: the correctly rounded theta stays below 4h
+    with pytest.raises(ValueError, match="theta"):
+        hf_cos_sin_error(m, 128, 500000.0, theta=th, angle_dtype="float64")
 
 
 def test_identities_stated_in_notebook_10():

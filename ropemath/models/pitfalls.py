@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ropemath.core._validate import check_d, check_layout, check_real_array, check_x
+from ropemath.core._validate import check_base, check_d, check_layout, check_real_array, check_x
 from ropemath.core.apply import apply_rope
 from ropemath.core.precision import angles_in_format, phase_error, round_to_format, to_bfloat16
 from ropemath.core.rotation import angles, frequencies
@@ -25,7 +25,11 @@ __all__ = [
     "cached_key_scores",
     "aliased_frequency",
     "hf_cos_sin_error",
+    "torch_float32_theta",
 ]
+
+#: torch's float32 θ_i as ulp steps from the correctly rounded float32 θ_i, per pair ("+" up, "-" down, "0" equal)
+_TORCH_THETA_STEPS = {(128, 500000.0): "00+0+000+0+000-0000-00+0++000-00--0000000-00+00-000--0000-000000"}  # Llama 3
 
 
 def layout_pairs(d: int, layout: str) -> np.ndarray:
@@ -129,17 +133,8 @@ def max_phase_error(
     return np.maximum(phase_error(m, d, base, dtype).max(axis=-1), floor)
 
 
-def attention_outputs(
-    q: npt.ArrayLike,
-    k: npt.ArrayLike,
-    v: npt.ArrayLike,
-    m: npt.ArrayLike,
-    *,
-    rotate_v: bool,
-    layout: str,
-    base: float | None = None,
-    theta: npt.ArrayLike | None = None,
-) -> np.ndarray:
+def attention_outputs(q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, m: npt.ArrayLike, *, rotate_v: bool,
+                      layout: str, base: float | None = None, theta: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Causal softmax attention outputs with RoPE on q and k (and on v if ``rotate_v``), shape (T, d).
 
     .. math:: o_m = \sum_{n \le m} a_{mn}\, \tilde v_n, \quad
@@ -165,16 +160,8 @@ def attention_outputs(
     return a @ (apply_rope(v, m, **rope) if rotate_v else v)
 
 
-def cached_key_scores(
-    q: npt.ArrayLike,
-    keys: npt.ArrayLike,
-    key_positions: npt.ArrayLike,
-    query_position: float,
-    *,
-    theta_query: npt.ArrayLike,
-    theta_keys: npt.ArrayLike,
-    layout: str,
-) -> np.ndarray:
+def cached_key_scores(q: npt.ArrayLike, keys: npt.ArrayLike, key_positions: npt.ArrayLike, query_position: float, *,
+                      theta_query: npt.ArrayLike, theta_keys: npt.ArrayLike, layout: str) -> np.ndarray:
     r"""Scores of a new query against keys that were rotated when they were cached.
 
     .. math:: s_j = \big(R^{\theta^{q}}_{m}\, q\big)^\top \big(R^{\theta^{k}}_{n_j}\, k_j\big)
@@ -206,7 +193,30 @@ def aliased_frequency(theta: npt.ArrayLike) -> np.ndarray:
     return np.abs(np.mod(th + np.pi, 2 * np.pi) - np.pi)
 
 
-def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_dtype: str = "float32") -> np.ndarray:
+def torch_float32_theta(d: int, base: float) -> np.ndarray:
+    r"""Return :math:`\theta_i` as torch computes it in float32 (as float64 values), for a recorded ``(d, base)``.
+
+    .. math:: \theta_i = 1 / b^{2i/d}, \quad \text{with } b^{2i/d} \text{ a float32 pow}
+
+    As transformers 5.24 (``_compute_default_rope_parameters``) and Meta's ``precompute_freqs_cis`` compute it;
+    torch's pow is not correctly rounded.  Stored as ulp steps measured with torch 2.13 on CPU (another device's
+    pow may differ), the same on every machine; only Llama 3's ``(128, 500000)`` is recorded.
+
+    >>> th = torch_float32_theta(128, 500000.0)
+    >>> int(np.sum(th != frequencies(128, 500000.0).astype(np.float32)))  # pairs one ulp off
+    18
+    """
+    d = check_d(d)
+    base = check_base(base)
+    if (d, base) not in _TORCH_THETA_STEPS:
+        raise ValueError(f"d and base: recorded only {list(_TORCH_THETA_STEPS)}, got d={d}, base={base!r}")
+    theta = frequencies(d, base).astype(np.float32)
+    steps = np.array(["-0+".index(c) - 1 for c in _TORCH_THETA_STEPS[d, base]], dtype=np.float32)
+    return np.nextafter(theta, theta + steps).astype(np.float64)  # toward theta +- 1: one ulp, or none
+
+
+def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_dtype: str = "float32",
+                     theta: npt.ArrayLike | None = None) -> np.ndarray:
     r"""Largest error of a bfloat16 cos/sin table built from ``angle_dtype`` angles, per position.
 
     .. math:: E(m) = \max_i \max\big(|\mathrm{bf16}(\cos\tilde\phi_i) - \cos m\theta_i|,\
@@ -214,13 +224,20 @@ def hf_cos_sin_error(m: npt.ArrayLike, d: int, base: float = 10000.0, *, angle_d
 
     :math:`\tilde\phi_i`: the angles in ``angle_dtype``; cos and sin in float32 (float64 for float64 angles), then
     cast to bfloat16 as Hugging Face does (``cos.to(dtype=x.dtype)``): up to :math:`2^{-9} + 2^{-24}`.
+    ``theta`` (float32 angles only): the :math:`\theta_i` the code multiplies by (e.g. :func:`torch_float32_theta`);
+    default :math:`b^{-2i/d}` correctly rounded to float32.  The reference is always the exact :math:`m\theta_i`.
 
     >>> bool(hf_cos_sin_error([0, 1, 2], 128, angle_dtype="float64").max() <= 2.0**-9 + 2.0**-24)
     True
     """
     m = check_real_array(m, "m")
     exact = angles(m, d, base)
-    if angle_dtype == "float64":
+    if theta is not None:
+        th = round_to_format(check_real_array(theta, "theta"), "float32")
+        if angle_dtype != "float32" or th.shape != exact.shape[-1:]:
+            raise ValueError(f"theta: d/2 entries, angle_dtype 'float32'; got {th.shape}, {angle_dtype!r}")
+        phi, mid = round_to_format(round_to_format(m, "float32")[..., None] * th, "float32"), "float32"
+    elif angle_dtype == "float64":
         phi, mid = exact, "float64"
     else:
         phi, mid = angles_in_format(m, d, base, angle_dtype), "float32"

@@ -150,7 +150,8 @@ def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) 
         ax.axhline(length, color="k", lw=1)
         ax.text(1, length * 1.3, f"training length L = {length}", fontsize=9)
         ax.axvline(ic, color="C2", ls="--", lw=1)
-        ax.text(ic - 1, 20, f"critical pair i = {ic}\n(Liu et al.)", ha="right", color="C2", fontsize=9)
+        ax.text(ic - 1, 20, f"critical pair i = {ic}: last with λᵢ ≤ L\n(Liu et al.'s d_extra/2 − 1)", ha="right",
+                color="C2", fontsize=9)
         ax.set(xlabel="pair index i", ylabel="wavelength λᵢ = 2π/θᵢ (positions)",
                title=f"Wavelength of each pair (d = {d}, base {base:g})")
         ax.legend(loc="upper left", fontsize=8)

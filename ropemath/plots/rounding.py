@@ -65,12 +65,13 @@ def position_error_figure(positions: npt.ArrayLike, errors: Mapping[str, npt.Arr
     return fig
 
 
-def cos_sin_table_error_figure(length: int = 131072, d: int = 128, base: float = 10000.0) -> Figure:
+def cos_sin_table_error_figure(length: int = 131072, d: int = 128, base: float = 10000.0, *,
+                               theta: npt.ArrayLike | None = None) -> Figure:
     r"""Return the largest error of a bfloat16 cos/sin table per block of 256 positions, float32 vs float64 angles.
 
     .. math:: e(m) = \max_i \big|\mathrm{bf16}(\cos m\theta_i) - \cos m\theta_i\big| \text{ (and the same for sin)}
 
-    Source: :func:`ropemath.models.pitfalls.hf_cos_sin_error`.
+    Source: :func:`ropemath.models.pitfalls.hf_cos_sin_error` (``theta``: the float32 :math:`\theta_i` used, as there).
 
     >>> len(cos_sin_table_error_figure(1024, 8).axes[0].lines)
     3
@@ -80,7 +81,7 @@ def cos_sin_table_error_figure(length: int = 131072, d: int = 128, base: float =
         fig = Figure(figsize=(7.5, 3.6))
         ax = fig.subplots()
         for dtype, color in (("float32", "C3"), ("float64", "C0")):
-            e = hf_cos_sin_error(m, d, base, angle_dtype=dtype)
+            e = hf_cos_sin_error(m, d, base, angle_dtype=dtype, theta=theta if dtype == "float32" else None)
             blocks = e[: (length // 256) * 256].reshape(-1, 256).max(axis=1)  # max per block of 256 positions
             ax.loglog(m[255 : (length // 256) * 256 : 256] + 1, blocks, color=color, lw=1.2,
                       label=f"angles in {dtype}, cos/sin cast to bfloat16")

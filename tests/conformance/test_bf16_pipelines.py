@@ -9,7 +9,9 @@ float32 complex product, each a float32 ulp that flips a bfloat16 rounding only 
 element within 2^-7 max|y| (one bfloat16 spacing at the top binade) and at least 99 % of them bit for bit;
 the other pipeline (negative control) agrees bit for bit on fewer than 90 %.
 
-Also: how a model is cast decides the dtype of θ_i.  ``model.to(torch.bfloat16)`` casts the ``inv_freq`` buffer
+Also: ``torch_float32_theta`` is transformers' ``inv_freq`` and Meta's ``freqs`` bit for bit (torch's float32
+pow; the correctly rounded float32 θ_i is not).  And: how a model is cast decides the dtype of θ_i.
+``model.to(torch.bfloat16)`` casts the ``inv_freq`` buffer
 to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few thousand positions), while
 ``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
 """
@@ -30,7 +32,7 @@ from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply
 
 from ropemath import frequencies, to_half, to_interleaved
 from ropemath.core import round_to_format
-from ropemath.models import rope_pipeline
+from ropemath.models import rope_pipeline, torch_float32_theta
 
 D, HEADS = 128, 8
 POSITIONS = np.array([0, 1, 5, 100, 2047, 2049, 4097, 10_000, 65_537, 131_071])
@@ -48,6 +50,16 @@ CONFIG = dict(hidden_size=D * 2, num_attention_heads=2, head_dim=D, num_hidden_l
 
 def hf_inv_freq() -> LlamaRotaryEmbedding:
     return LlamaRotaryEmbedding(LlamaConfig(**CONFIG))
+
+
+def test_torch_float32_theta_is_transformers_and_metas_inv_freq():
+    ours = torch_float32_theta(D, 500000.0)
+    hf = hf_inv_freq().inv_freq
+    assert hf.dtype == torch.float32 and np.array_equal(hf.double().numpy(), ours)  # bit for bit
+    meta = 1.0 / (500000.0 ** (torch.arange(0, D, 2)[: (D // 2)].float() / D))  # precompute_freqs_cis's freqs
+    assert np.array_equal(meta.double().numpy(), ours)
+    rounded = frequencies(D, 500000.0).astype(np.float32)  # negative control: correctly rounded float32
+    assert not np.array_equal(hf.double().numpy(), rounded)
 
 
 def agreement(got: np.ndarray, want: np.ndarray) -> tuple[float, float]:
