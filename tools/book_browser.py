@@ -28,6 +28,8 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
 CHROMIUM = "/usr/bin/chromium"
+ATTEMPTS = 3  # opens of a page before a missed "network idle" counts as a failure
+IDLE_TIMEOUT_MS = 40_000
 SKIP_DIRS = ("_static", "_sources", "_downloads", "_images")
 # TeX that MathJax should have replaced: \( \) \[ \] $$, $…$ with no space after the opening $, \begin{, \frac.
 RAW_TEX = re.compile(r"\\[()\[\]]|\$\$|\$[^\s$][^$]*\$|\\begin\{|\\frac\b")
@@ -109,6 +111,7 @@ def audit_site(build: Path, only: list[str] | None = None, screenshots: Path | N
     exceptions), `failed` (requests that failed or got HTTP >= 400) and `external` (requests that left
     127.0.0.1; they are blocked, as they would fail offline). With `screenshots`, saves SCREENSHOTS there.
     """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import sync_playwright
 
     records: dict[str, dict] = {}
@@ -118,17 +121,13 @@ def audit_site(build: Path, only: list[str] | None = None, screenshots: Path | N
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         context.set_default_timeout(120_000)  # a loaded 2-core machine renders MathJax slowly; waiting loses nothing
         for rel in only or pages(build):
-            rec: dict = {"console": [], "failed": [], "external": []}
-            page = context.new_page()
-            page.route("**/*", functools.partial(_route, base, rec))
-            page.on("console", lambda m, rec=rec: m.type == "error" and rec["console"].append(m.text[:200]))
-            page.on("pageerror", lambda e, rec=rec: rec["console"].append(str(e)[:200]))
-            page.on("requestfailed", lambda r, rec=rec: rec["failed"].append(f"{r.url} ({r.failure})"))
-            page.on("response", lambda r, rec=rec: r.status >= 400 and rec["failed"].append(f"{r.url} ({r.status})"))
-            page.goto(base + rel, wait_until="load")
-            page.wait_for_load_state("networkidle")  # also lets the top index.html redirect finish
-            rec.update(page.evaluate(_RECORD_JS))
-            page.wait_for_load_state("networkidle")  # fonts and images that the typesetting requested
+            for attempt in range(1, ATTEMPTS + 1):
+                try:
+                    page, rec = _open(context, base, rel)
+                    break
+                except PlaywrightTimeoutError:  # Chromium rarely misses "network idle" after an aborted request
+                    if attempt == ATTEMPTS:
+                        raise
             for name, target in SCREENSHOTS.items():
                 if screenshots is not None and rel == target:
                     page.screenshot(path=str(screenshots / name))
@@ -151,6 +150,26 @@ def search(build: Path, query: str) -> list[str]:
         hrefs = page.eval_on_selector_all("#search-results ul.search li a", "as => as.map(a => a.href)")
         browser.close()
     return [resolve(h, base)[0] for h in hrefs if resolve(h, base)]
+
+
+def _open(context, base: str, rel: str):
+    """Open one page and wait until the network is idle; return (page, record)."""
+    rec: dict = {"console": [], "failed": [], "external": []}
+    page = context.new_page()
+    page.route("**/*", functools.partial(_route, base, rec))
+    page.on("console", lambda m: m.type == "error" and rec["console"].append(m.text[:200]))
+    page.on("pageerror", lambda e: rec["console"].append(str(e)[:200]))
+    page.on("requestfailed", lambda r: rec["failed"].append(f"{r.url} ({r.failure})"))
+    page.on("response", lambda r: r.status >= 400 and rec["failed"].append(f"{r.url} ({r.status})"))
+    try:
+        page.goto(base + rel, wait_until="load")
+        page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)  # lets the top index.html redirect finish
+        rec.update(page.evaluate(_RECORD_JS))
+        page.wait_for_load_state("networkidle", timeout=IDLE_TIMEOUT_MS)  # fonts and images the typesetting requested
+    except Exception:
+        page.close()
+        raise
+    return page, rec
 
 
 def _route(base: str, rec: dict, route, request) -> None:
