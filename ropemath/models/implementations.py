@@ -161,8 +161,15 @@ def neox_rope(x: npt.ArrayLike, m: npt.ArrayLike, *, base: float = 10000.0) -> n
     )
 
 
-def partial_rotary(x: npt.ArrayLike, m: npt.ArrayLike, rotary_dim: int, *, layout: str, base: float | None = None,
-                   theta: npt.ArrayLike | None = None) -> np.ndarray:
+def partial_rotary(
+    x: npt.ArrayLike,
+    m: npt.ArrayLike,
+    rotary_dim: int,
+    *,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
+) -> np.ndarray:
     r"""Rotate only the first ``rotary_dim`` coordinates of ``x`` (shape (..., d)); pass the rest through.
 
     .. math:: x' = \big(R^{r}_{\Theta,m}\, x_{[0:r]},\; x_{[r:d]}\big), \quad
@@ -235,9 +242,19 @@ def permute_for_interleaved(w: npt.ArrayLike, n_heads: int) -> np.ndarray:
     return arr.reshape((h, d_head) + arr.shape[1:])[:, inverse].reshape(arr.shape)
 
 
-def multihead_rope_attention(x: npt.ArrayLike, w_q: npt.ArrayLike, w_k: npt.ArrayLike, w_v: npt.ArrayLike, n_heads: int,
-                             *, m: npt.ArrayLike | None = None, layout: str, base: float | None = None,
-                             theta: npt.ArrayLike | None = None, causal: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def multihead_rope_attention(
+    x: npt.ArrayLike,
+    w_q: npt.ArrayLike,
+    w_k: npt.ArrayLike,
+    w_v: npt.ArrayLike,
+    n_heads: int,
+    *,
+    m: npt.ArrayLike | None = None,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
+    causal: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Multi-head softmax attention with RoPE on queries and keys; return ``(scores, output)``.
 
     .. math:: s^{h}_{mn} = \frac{(R_{\Theta,m} W^h_q x_m)^\top (R_{\Theta,n} W^h_k x_n)}{\sqrt{d_h}}, \quad

@@ -133,8 +133,17 @@ def max_phase_error(
     return np.maximum(phase_error(m, d, base, dtype).max(axis=-1), floor)
 
 
-def attention_outputs(q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, m: npt.ArrayLike, *, rotate_v: bool,
-                      layout: str, base: float | None = None, theta: npt.ArrayLike | None = None) -> np.ndarray:
+def attention_outputs(
+    q: npt.ArrayLike,
+    k: npt.ArrayLike,
+    v: npt.ArrayLike,
+    m: npt.ArrayLike,
+    *,
+    rotate_v: bool,
+    layout: str,
+    base: float | None = None,
+    theta: npt.ArrayLike | None = None,
+) -> np.ndarray:
     r"""Causal softmax attention outputs with RoPE on q and k (and on v if ``rotate_v``), shape (T, d).
 
     .. math:: o_m = \sum_{n \le m} a_{mn}\, \tilde v_n, \quad
@@ -160,8 +169,16 @@ def attention_outputs(q: npt.ArrayLike, k: npt.ArrayLike, v: npt.ArrayLike, m: n
     return a @ (apply_rope(v, m, **rope) if rotate_v else v)
 
 
-def cached_key_scores(q: npt.ArrayLike, keys: npt.ArrayLike, key_positions: npt.ArrayLike, query_position: float, *,
-                      theta_query: npt.ArrayLike, theta_keys: npt.ArrayLike, layout: str) -> np.ndarray:
+def cached_key_scores(
+    q: npt.ArrayLike,
+    keys: npt.ArrayLike,
+    key_positions: npt.ArrayLike,
+    query_position: float,
+    *,
+    theta_query: npt.ArrayLike,
+    theta_keys: npt.ArrayLike,
+    layout: str,
+) -> np.ndarray:
     r"""Scores of a new query against keys that were rotated when they were cached.
 
     .. math:: s_j = \big(R^{\theta^{q}}_{m}\, q\big)^\top \big(R^{\theta^{k}}_{n_j}\, k_j\big)

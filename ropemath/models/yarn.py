@@ -145,8 +145,15 @@ def yarn_correction_dim(num_rotations: float, d: int, base: float, original_leng
     )
 
 
-def yarn_correction_range(d: int, base: float, original_length: int, *, beta_fast: float = 32.0, beta_slow: float = 1.0,
-                          truncate: bool = True) -> tuple[float, float]:
+def yarn_correction_range(
+    d: int,
+    base: float,
+    original_length: int,
+    *,
+    beta_fast: float = 32.0,
+    beta_slow: float = 1.0,
+    truncate: bool = True,
+) -> tuple[float, float]:
     r"""The ramp's index boundaries (low, high) of the YaRN reference code.
 
     .. math::
