@@ -208,3 +208,27 @@ def test_dynamic_ntk_kept_theta_grows_keeps_and_resets():
     assert np.array_equal(dynamic_ntk_kept_theta([128, 8, 64], **kw), theta(64))  # l < L resets, then growth
     assert np.array_equal(dynamic_ntk_kept_theta([128, 8], **kw), ropemath.frequencies(16, 1e4))
     assert not np.array_equal(dynamic_ntk_kept_theta([128, 64], **kw), theta(64))  # negative control: not theta(l)
+
+
+def test_bfloat16_pipeline_sample_of_notebook_10():
+    """Notebook 10 §7's sample: 55 positions, Meta's spikes near 2h, and the same peaks for Llama 3.1's frequencies."""
+    from ropemath.models import llama31_frequencies, rope_pipeline
+
+    d, h = 128, 2.0**-9
+    theta, theta_hf = frequencies(d, 500000.0), torch_float32_theta(d, 500000.0)
+    positions = np.unique(np.geomspace(1, 131072, 60).astype(int))
+    xs = np.random.default_rng(12).standard_normal((16, d))
+    assert len(positions) == 55  # 60 geometric points, rounded to integers, some coincide
+
+    def errors(th, pipeline, reference):
+        return np.array([np.abs(rope_pipeline(xs, np.full(16, m), th, pipeline)
+                                - rope_pipeline(xs, np.full(16, m), reference, "float64")).max()
+                         for m in positions]) / np.abs(xs).max()
+
+    meta = errors(theta_hf, "meta", theta)
+    assert positions[(meta > 1.5 * h) & (positions < 20000)].tolist() == [6, 54, 268, 17788]
+    pipelines = ("transformers", "meta", "transformers_tf32")
+    peak = {p: errors(theta_hf, p, theta).max() for p in pipelines}  # the notebook's curves
+    for p in pipelines:  # Llama 3.1 slows only slow pairs: same peaks
+        assert abs(errors(llama31_frequencies(), p, llama31_frequencies()).max() / peak[p] - 1) < 0.01
+    assert any(abs(errors(theta / 8, p, theta / 8).max() / peak[p] - 1) > 0.05 for p in pipelines)  # every pair slowed: not
