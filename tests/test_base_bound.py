@@ -96,6 +96,33 @@ def test_condition_holds_at_b_star_and_fails_just_below(bounds, length):
     assert r.uncertified < 20
 
 
+def float64_budget(length):
+    """Float64 error of one C_b(m), m < length, summed directly or in blocks (derived in notebook 13)."""
+    return 64 * (2 * length * 2**-52 + length * 2**-53) + 128e-15 + 2e-12
+
+
+@pytest.mark.parametrize("length", [1024, 2048, 4096, 8192])
+def test_float64_margins_at_b_star_and_proven_below(bounds, length):
+    """Notebook 13's float64 claims: the blocked and direct sums agree within the budget, -mu at the last
+    base proven to fail is thousands of budgets, and budget / G_b(m) at its witness is below 1e-12."""
+    r = bounds[length]
+    bases = [r.base, r.proven_below, 1e4, 5e5]
+    direct = [brute_min(b, length) for b in bases]
+    assert np.abs(cosine_sum_minimum(length, 128, bases) - direct).max() <= 2 * float64_budget(length)
+    assert -direct[1] >= 5000 * float64_budget(length)
+    w = np.arange(0, 128, 2) / 128
+    m = np.argmin(cosine_sum(np.arange(length), 128, r.proven_below))
+    x = m * r.proven_below**-w
+    g = np.sum(w * x * np.minimum(1, x))
+    assert g >= 900 and float64_budget(length) / g < 1e-12
+
+
+def test_2000_and_2048_share_b_star(bounds):
+    """At the last base proven to fail for 2048 the lowest C_b(m) is at m = 1788 < 2000 (notebook 13)."""
+    assert int(np.argmin(cosine_sum(np.arange(2048), 128, bounds[2048].proven_below))) == 1788
+    assert math.ceil(bounds[2000].base * 10) == math.ceil(bounds[2048].base * 10)  # the same when rounded up
+
+
 def test_published_values_match_with_powers_of_two(bounds):
     """1k = 1024: all four published values agree to two significant figures; 1k = 1000 does not."""
     for L, published in PUBLISHED.items():

@@ -30,8 +30,8 @@ __all__ = [
     "check_published_bases",
 ]
 
-#: Men et al. (arXiv:2405.14591), lower bound of the base for d = 128, by context length (1k-64k),
-#: as Su's post (kexue.fm/archives/10122) reproduces the paper's row.
+#: Men et al. (arXiv:2405.14591), lower bound of the base by context length (1k-64k; d = 128, as Su computes it):
+#: Table 2 of the paper; Su's post (kexue.fm/archives/10122, section 数值求解) copies that row as 原文 ("original").
 MEN_ET_AL_BASES = {1024: 4.3e3, 2048: 1.6e4, 4096: 2.7e4, 8192: 8.4e4, 16384: 3.1e5, 32768: 6.4e5, 65536: 2.1e6}
 
 
