@@ -14,6 +14,8 @@ pow; the correctly rounded float32 θ_i is not).  And: how a model is cast decid
 ``model.to(torch.bfloat16)`` casts the ``inv_freq`` buffer
 to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few thousand positions), while
 ``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
+And: vLLM's table, ``torch.einsum("i,j -> ij", t, inv_freq)``, runs as an elementwise ``aten::mul``
+(a matmul would be open to TF32; the negative control is one).
 """
 
 import numpy as np
@@ -115,3 +117,20 @@ def test_to_bfloat16_casts_inv_freq_and_from_pretrained_with_dtype_does_not(tmp_
     assert rotary.inv_freq.dtype == torch.float32
     cos_loaded = rotary(x, torch.tensor([[m]]))[0][0, 0, : D // 2].double().numpy()
     assert np.abs(cos_loaded - exact).max() <= 2.0**-8 + m * 16 * 2.0**-23  # bfloat16 cast + float32 angle
+
+
+def _aten_ops(fn) -> set[str]:
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+        fn()
+    return {event.name for event in prof.events()}
+
+
+def test_einsum_outer_product_is_elementwise_not_a_matmul():
+    """vLLM's table: ``torch.einsum("i,j -> ij", t, inv_freq)`` runs as ``aten::mul``, so TF32 cannot touch it."""
+    t = torch.arange(8192, dtype=torch.float32)
+    inv_freq = torch.tensor(torch_float32_theta(D, 500000.0), dtype=torch.float32)
+    ops = _aten_ops(lambda: torch.einsum("i,j -> ij", t, inv_freq))
+    assert "aten::mul" in ops and not ops & {"aten::mm", "aten::bmm", "aten::matmul"}, ops
+    # negative control: the same outer product as transformers 4.38-5.18 wrote it, a matmul
+    ops_matmul = _aten_ops(lambda: inv_freq[:, None] @ t[None, :])
+    assert ops_matmul & {"aten::mm", "aten::bmm", "aten::matmul"}, ops_matmul
