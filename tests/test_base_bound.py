@@ -98,7 +98,7 @@ def test_condition_holds_at_b_star_and_fails_just_below(bounds, length):
 
 def float64_budget(length):
     """Float64 error of one C_b(m), m < length, summed directly or in blocks (derived in notebook 13)."""
-    return 64 * (2 * length * 2**-52 + length * 2**-53) + 128e-15 + 2e-12
+    return 64 * (2 * length * 2**-52 + 3 * length * 2**-53) + 128e-15 + 2e-12
 
 
 @pytest.mark.parametrize("length", [1024, 2048, 4096, 8192])
