@@ -98,3 +98,17 @@ def test_published_bases_of_men_et_al():
         assert (cosine_sum_minimum(n, D, np.linspace(lo, hi, 41)) < 0).all()  # fails on the grid (notebook 13 §4)
     # 4k: a narrow band from b* passes; 2.7e4 as written, and the bases just below it, fail
     assert float(cosine_sum_minimum(4096, D, 26973.0)) >= 0 > float(cosine_sum_minimum(4096, D, 26973.5))
+
+
+def test_men_et_al_appendix_scan_float64():
+    """Appendix E of Men et al. (NeurIPS 2024): a forward scan of two-figure bases; notebook 13 §4."""
+    grid = [(i + j / 10) * 10**x for x in range(3, 10) for i in range(1, 10) for j in range(10)]
+
+    def first(n, d=D, bases=grid):
+        return next(float(f"{b:.2g}") for b in bases if cosine_sum_minimum(n, d, b) >= 0)
+
+    assert first(1024) == MEN_ET_AL_BASES[1024] and first(2048) == MEN_ET_AL_BASES[2048]  # 4.3e3, 1.6e4: reproduced
+    assert first(4000) == MEN_ET_AL_BASES[4096] != first(4096) == 2.9e4  # 4k only with L = 4000
+    # wrong variants do not reproduce 2k: a one-figure grid, or d = 64
+    assert first(2048, bases=[i * 10**x for x in range(3, 10) for i in range(1, 10)]) == 2e4 != MEN_ET_AL_BASES[2048]
+    assert first(2048, 64) == 3.7e4
