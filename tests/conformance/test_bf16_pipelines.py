@@ -16,6 +16,7 @@ to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few th
 ``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
 And: vLLM's table, ``torch.einsum("i,j -> ij", t, inv_freq)``, runs as an elementwise ``aten::mul``
 (a matmul would be open to TF32; the negative control is one).
+And: notebook 13 §5's recipe for Men et al.'s condition in the model's own cos/sin table.
 """
 
 import numpy as np
@@ -32,7 +33,7 @@ from llama_models.llama3.model import apply_rotary_emb
 from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
-from ropemath import frequencies, to_half, to_interleaved
+from ropemath import cosine_sum_minimum, frequencies, to_half, to_interleaved
 from ropemath.core import round_to_format
 from ropemath.models import rope_pipeline, torch_float32_theta
 
@@ -134,3 +135,20 @@ def test_einsum_outer_product_is_elementwise_not_a_matmul():
     # negative control: the same outer product as transformers 4.38-5.18 wrote it, a matmul
     ops_matmul = _aten_ops(lambda: inv_freq[:, None] @ t[None, :])
     assert ops_matmul & {"aten::mm", "aten::bmm", "aten::matmul"}, ops_matmul
+
+
+def _mu_in_model_precision(model, length: int) -> float:
+    """Notebook 13 §5's recipe: min over m of sum_i cos(phi_i(L-1) - phi_i(L-1-m)), from the model's cos/sin."""
+    cos, sin = model.model.rotary_emb(torch.zeros(1, dtype=model.dtype), torch.arange(length)[None])
+    c, s = cos[0, :, : D // 2].double(), sin[0, :, : D // 2].double()
+    return float((c[-1] * c + s[-1] * s).sum(-1).min())
+
+
+def test_base_condition_in_model_precision_recipe(tmp_path):
+    config = LlamaConfig(**dict(CONFIG, max_position_embeddings=8192))
+    exact = float(cosine_sum_minimum(8192, D, 500000.0))  # Llama 3's base at 8192: about 5.97
+    LlamaForCausalLM(config).save_pretrained(tmp_path)
+    loaded = LlamaForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16)
+    assert abs(_mu_in_model_precision(loaded, 8192) - exact) < 0.02  # bfloat16 table, float32 angles
+    cast = LlamaForCausalLM(config).to(torch.bfloat16)  # negative control: theta_i rounded to bfloat16
+    assert 0.05 < exact - _mu_in_model_precision(cast, 8192) < 0.2
