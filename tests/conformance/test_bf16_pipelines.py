@@ -16,7 +16,7 @@ to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few th
 ``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
 And: vLLM's table, ``torch.einsum("i,j -> ij", t, inv_freq)``, runs as an elementwise ``aten::mul``
 (a matmul would be open to TF32; the negative control is one).
-And: notebook 13 §5's recipe for Men et al.'s condition in the model's own cos/sin table.
+And: notebook 13 §5's recipe for Men et al.'s condition in the model's own cos/sin table (full and partial rotary).
 """
 
 import numpy as np
@@ -33,6 +33,7 @@ from llama_models.llama3.model import apply_rotary_emb
 from transformers import LlamaConfig, LlamaForCausalLM
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
+import ropemath
 from ropemath import cosine_sum_minimum, frequencies, to_half, to_interleaved
 from ropemath.core import round_to_format
 from ropemath.models import rope_pipeline, torch_float32_theta
@@ -137,10 +138,15 @@ def test_einsum_outer_product_is_elementwise_not_a_matmul():
     assert ops_matmul & {"aten::mm", "aten::bmm", "aten::matmul"}, ops_matmul
 
 
-def _mu_in_model_precision(model, length: int) -> float:
-    """Notebook 13 §5's recipe: min over m of sum_i cos(phi_i(L-1) - phi_i(L-1-m)), from the model's cos/sin."""
-    cos, sin = model.model.rotary_emb(torch.zeros(1, dtype=model.dtype), torch.arange(length)[None])
-    c, s = cos[0, :, : D // 2].double(), sin[0, :, : D // 2].double()
+def _mu_in_model_precision(rotary, length: int, dtype, device, half=None) -> float:
+    """Notebook 13 §5's recipe: min over m of sum_i cos(phi_i(L-1) - phi_i(L-1-m)), from a rotary module's cos/sin.
+
+    ``half`` overrides the recipe's slice ``cos.shape[-1] // 2`` (only for the negative control).
+    """
+    x = torch.zeros(1, dtype=dtype, device=device)
+    cos, sin = rotary(x, torch.arange(length, device=device)[None])  # (1, L, rotary width)
+    half = cos.shape[-1] // 2 if half is None else half  # rotate_half: the first half has one entry per rotated pair
+    c, s = cos[0, :, :half].double(), sin[0, :, :half].double()
     return float((c[-1] * c + s[-1] * s).sum(-1).min())
 
 
@@ -149,6 +155,25 @@ def test_base_condition_in_model_precision_recipe(tmp_path):
     exact = float(cosine_sum_minimum(8192, D, 500000.0))  # Llama 3's base at 8192: about 5.97
     LlamaForCausalLM(config).save_pretrained(tmp_path)
     loaded = LlamaForCausalLM.from_pretrained(tmp_path, dtype=torch.bfloat16)
-    assert abs(_mu_in_model_precision(loaded, 8192) - exact) < 0.02  # bfloat16 table, float32 angles
+    mu_loaded = _mu_in_model_precision(loaded.model.rotary_emb, 8192, loaded.dtype, loaded.device)
+    assert abs(mu_loaded - exact) < 0.02  # bfloat16 table, float32 angles
     cast = LlamaForCausalLM(config).to(torch.bfloat16)  # negative control: theta_i rounded to bfloat16
-    assert 0.05 < exact - _mu_in_model_precision(cast, 8192) < 0.2
+    assert 0.05 < exact - _mu_in_model_precision(cast.model.rotary_emb, 8192, cast.dtype, cast.device) < 0.2
+
+
+def test_model_precision_recipe_on_a_partial_rotary_head():
+    """GPT-NeoX-20B: cos/sin are rotary_dim = 24 wide; slice cos.shape[-1] // 2, then add 36 pass-through pairs."""
+    from transformers import GPTNeoXConfig
+    from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
+
+    hub = ropemath.published_config("gpt_neox_20b_hf")
+    rotary = GPTNeoXRotaryEmbedding(GPTNeoXConfig.from_dict(hub))
+    theta = ropemath.frequencies_from_config(hub).theta  # the 12 rotated pairs
+    pairs, length = hub["hidden_size"] // hub["num_attention_heads"] // 2, hub["max_position_embeddings"]
+    passthrough = pairs - theta.size
+    exact = float(np.cos(np.arange(length)[:, None] * theta).sum(axis=1).min()) + passthrough  # about 31.95
+    assert (theta.size, passthrough) == (12, 36)
+    mu = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu") + passthrough
+    assert abs(mu - exact) < 0.02
+    wrong = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu", half=pairs) + passthrough  # head_dim // 2
+    assert wrong - exact < -1  # negative control: each rotated pair counted twice
