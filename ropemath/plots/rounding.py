@@ -87,6 +87,10 @@ def cos_sin_table_error_figure(length: int = 131072, d: int = 128, base: float =
                       label=f"angles in {dtype}, cos/sin cast to bfloat16")
         ax.axhline(2.0**-9, color="k", lw=0.8, ls=":")
         ax.text(300, 2.0**-9 * 1.15, "2⁻⁹: half a bfloat16 spacing below 1", fontsize=8)
+        in_h = ax.secondary_yaxis("right", functions=(lambda y: y / 2.0**-9, lambda u: u * 2.0**-9))
+        in_h.set_yticks([1, 2, 3, 4, 5], labels=["1h", "2h", "3h", "4h", "5h"], minor=False)
+        in_h.set_yticks([], minor=True)
+        in_h.set_ylabel("in units of h = 2⁻⁹")
         ax.set(xlabel="position m (max over each block of 256)", ylabel="max error of cos, sin",
                title=f"A bfloat16 cos/sin table (d = {d}, base {base:g})")
         ax.legend(fontsize=8, loc="upper left")
