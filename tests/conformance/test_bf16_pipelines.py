@@ -138,15 +138,17 @@ def test_einsum_outer_product_is_elementwise_not_a_matmul():
     assert ops_matmul & {"aten::mm", "aten::bmm", "aten::matmul"}, ops_matmul
 
 
-def _mu_in_model_precision(rotary, length: int, dtype, device, half=None) -> float:
+def _mu_in_model_precision(rotary, length: int, dtype, device, half=None, interleaved=False) -> float:
     """Notebook 13 §5's recipe: min over m of sum_i cos(phi_i(L-1) - phi_i(L-1-m)), from a rotary module's cos/sin.
 
-    ``half`` overrides the recipe's slice ``cos.shape[-1] // 2`` (only for the negative control).
+    ``half`` overrides the recipe's slice ``cos.shape[-1] // 2`` (only for the negative control); ``interleaved``
+    takes every second entry, the recipe's slice for a ``repeat_interleave`` table.
     """
     x = torch.zeros(1, dtype=dtype, device=device)
     cos, sin = rotary(x, torch.arange(length, device=device)[None])  # (1, L, rotary width)
     half = cos.shape[-1] // 2 if half is None else half  # rotate_half: the first half has one entry per rotated pair
-    c, s = cos[0, :, :half].double(), sin[0, :, :half].double()
+    pick = slice(None, None, 2) if interleaved else slice(None, half)
+    c, s = cos[0, :, pick].double(), sin[0, :, pick].double()
     return float((c[-1] * c + s[-1] * s).sum(-1).min())
 
 
@@ -177,3 +179,17 @@ def test_model_precision_recipe_on_a_partial_rotary_head():
     assert abs(mu - exact) < 0.02
     wrong = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu", half=pairs) + passthrough  # head_dim // 2
     assert wrong - exact < -1  # negative control: each rotated pair counted twice
+
+
+def test_model_precision_recipe_on_an_interleaved_table():
+    """Cohere builds cos/sin with repeat_interleave: take every second entry (the rotate_half slice is wrong)."""
+    from transformers import CohereConfig
+    from transformers.models.cohere.modeling_cohere import CohereRotaryEmbedding
+
+    config = CohereConfig(hidden_size=2 * D, num_attention_heads=2, max_position_embeddings=8192,
+                          rope_parameters={"rope_type": "default", "rope_theta": 500000.0})
+    rotary = CohereRotaryEmbedding(config=config)
+    exact = float(cosine_sum_minimum(8192, D, 500000.0))  # about 5.97, as for Llama 3
+    assert abs(_mu_in_model_precision(rotary, 8192, torch.bfloat16, "cpu", interleaved=True) - exact) < 0.02
+    wrong = _mu_in_model_precision(rotary, 8192, torch.bfloat16, "cpu")  # the rotate_half slice: half the pairs, twice
+    assert wrong - exact < -1  # negative control
