@@ -148,7 +148,7 @@ def _mu_in_model_precision(rotary, length: int, dtype, device, half=None, interl
     cos, sin = rotary(x, torch.arange(length, device=device)[None])  # (1, L, rotary width)
     half = cos.shape[-1] // 2 if half is None else half  # rotate_half: the first half has one entry per rotated pair
     pick = slice(None, None, 2) if interleaved else slice(None, half)
-    c, s = cos[0, :, pick].double(), sin[0, :, pick].double()
+    c, s = cos[0, :, pick].cpu().double(), sin[0, :, pick].cpu().double()
     return float((c[-1] * c + s[-1] * s).sum(-1).min())
 
 
