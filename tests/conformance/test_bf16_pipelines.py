@@ -16,8 +16,12 @@ to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few th
 ``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
 And: vLLM's table, ``torch.einsum("i,j -> ij", t, inv_freq)``, runs as an elementwise ``aten::mul``
 (a matmul would be open to TF32; the negative control is one).
-And: notebook 13 §5's recipe for Men et al.'s condition in the model's own cos/sin table (full and partial rotary).
+And: notebook 13 §5's recipe for Men et al.'s condition in the model's own cos/sin table (full and partial rotary,
+interleaved).  And: each Python switch that allows TF32 for float32 matmuls shows as ``fp32_precision == "tf32"``.
 """
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -193,3 +197,16 @@ def test_model_precision_recipe_on_an_interleaved_table():
     assert abs(_mu_in_model_precision(rotary, 8192, torch.bfloat16, "cpu", interleaved=True) - exact) < 0.02
     wrong = _mu_in_model_precision(rotary, 8192, torch.bfloat16, "cpu")  # the rotate_half slice: half the pairs, twice
     assert wrong - exact < -1  # negative control
+
+
+@pytest.mark.parametrize("switch,expected", [
+    ("torch.backends.cuda.matmul.allow_tf32 = True", "tf32"),
+    ("torch.set_float32_matmul_precision('high')", "tf32"),
+    ("torch.backends.cuda.matmul.fp32_precision = 'tf32'", "tf32"),
+    ("torch.set_float32_matmul_precision('highest')", "ieee"),  # negative control: TF32 stays off
+])
+def test_every_tf32_switch_shows_in_fp32_precision(switch, expected):
+    """Notebook 10 §7: after any of the three switches, torch 2.13 reports TF32 in one place (a fresh process each)."""
+    code = f"import torch; {switch}; print(torch.backends.cuda.matmul.fp32_precision)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[-1] == expected
