@@ -142,18 +142,20 @@ def test_einsum_outer_product_is_elementwise_not_a_matmul():
     assert ops_matmul & {"aten::mm", "aten::bmm", "aten::matmul"}, ops_matmul
 
 
-def _mu_in_model_precision(rotary, length: int, dtype, device, half=None, interleaved=False) -> float:
+def _mu_in_model_precision(rotary, length: int, dtype, device, half=None, interleaved=False, head_dim=None) -> float:
     """Notebook 13 §5's recipe: min over m of sum_i cos(phi_i(L-1) - phi_i(L-1-m)), from a rotary module's cos/sin.
 
     ``half`` overrides the recipe's slice ``cos.shape[-1] // 2`` (only for the negative control); ``interleaved``
-    takes every second entry, the recipe's slice for a ``repeat_interleave`` table.
+    takes every second entry, the recipe's slice for a ``repeat_interleave`` table. With ``head_dim``, the
+    ``head_dim // 2 - half`` pass-through pairs add 1 each, as the recipe's last line does.
     """
     x = torch.zeros(1, dtype=dtype, device=device)
     cos, sin = rotary(x, torch.arange(length, device=device)[None])  # (1, L, rotary width)
     half = cos.shape[-1] // 2 if half is None else half  # rotate_half: the first half has one entry per rotated pair
     pick = slice(None, None, 2) if interleaved else slice(None, half)
     c, s = cos[0, :, pick].cpu().double(), sin[0, :, pick].cpu().double()
-    return float((c[-1] * c + s[-1] * s).sum(-1).min())
+    mu = float((c[-1] * c + s[-1] * s).sum(-1).min())
+    return mu + (head_dim // 2 - half if head_dim is not None else 0)
 
 
 def test_base_condition_in_model_precision_recipe(tmp_path):
@@ -179,10 +181,12 @@ def test_model_precision_recipe_on_a_partial_rotary_head():
     passthrough = pairs - theta.size
     exact = float(np.cos(np.arange(length)[:, None] * theta).sum(axis=1).min()) + passthrough  # about 31.95
     assert (theta.size, passthrough) == (12, 36)
-    mu = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu") + passthrough
+    mu = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu", head_dim=2 * pairs)  # adds the 36
     assert abs(mu - exact) < 0.02
     wrong = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu", half=pairs) + passthrough  # head_dim // 2
     assert wrong - exact < -1  # negative control: each rotated pair counted twice
+    rotated_only = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu")  # negative control: no pass-through
+    assert rotated_only - exact < -30
 
 
 def test_model_precision_recipe_on_an_interleaved_table():
