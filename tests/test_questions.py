@@ -146,19 +146,22 @@ def test_rope_pipelines_against_an_elementwise_loop():
     rng = np.random.default_rng(3)
     x, theta, m = rng.standard_normal((2, 8)), ropemath.frequencies(8, 500000.0), np.array([3000, 70000])
     xb = np.vectorize(lambda v: _round_bits(v, 8))(x)
-    got = {p: rope_pipeline(x, m, theta, p) for p in ("float64", "transformers", "meta")}
+    got = {p: rope_pipeline(x, m, theta, p) for p in ("float64", "transformers", "meta", "vllm_cuda")}
     assert np.allclose(got["float64"], apply_rope(xb, m, layout="half", theta=theta), rtol=0, atol=1e-13)
     bf = lambda v: _round_bits(float(v), 8)  # noqa: E731
     f32 = np.float32
-    want = np.empty_like(x)
+    want, want_vllm = np.empty_like(x), np.empty_like(x)
     for row in range(2):
         for j in range(8):
             i, partner, sign = (j, j + 4, -1.0) if j < 4 else (j - 4, j - 4, 1.0)
             phi = float(f32(f32(m[row]) * f32(theta[i])))
             c, s = bf(f32(math.cos(phi))), bf(f32(math.sin(phi)))
             want[row, j] = bf(bf(xb[row, j] * c) + bf(sign * xb[row, partner] * s))
+            want_vllm[row, j] = bf(f32(f32(f32(xb[row, j]) * f32(c)) + f32(f32(sign * xb[row, partner]) * f32(s))))
     assert np.array_equal(got["transformers"], want)
+    assert np.array_equal(got["vllm_cuda"], want_vllm)  # bfloat16 table, float32 arithmetic, one rounding
     assert not np.array_equal(got["meta"], got["transformers"])  # negative control: one rounding vs three
+    assert not np.array_equal(got["vllm_cuda"], got["meta"])  # negative control: the table's cast matters
     with pytest.raises(ValueError, match="pipeline must be"):
         rope_pipeline(x, m, theta, "bf16")
 
@@ -211,8 +214,9 @@ def test_dynamic_ntk_kept_theta_grows_keeps_and_resets():
 
 
 def test_bfloat16_pipeline_sample_of_notebook_10():
-    """Notebook 10 §7's sample: 55 positions, Meta's spikes near 2h, and the same peaks for Llama 3.1's frequencies."""
-    from ropemath.models import llama31_frequencies, rope_pipeline
+    """Notebook 10 §7's sample: 55 positions; Meta's spikes (one rounding near a tie) and its rise past 1e5;
+    TF32 up to 2048 from the frequencies alone; the same peaks for Llama 3.1's frequencies."""
+    from ropemath.models import llama31_frequencies, rope_pipeline, to_tf32
 
     d, h = 128, 2.0**-9
     theta, theta_hf = frequencies(d, 500000.0), torch_float32_theta(d, 500000.0)
@@ -226,7 +230,25 @@ def test_bfloat16_pipeline_sample_of_notebook_10():
                          for m in positions]) / np.abs(xs).max()
 
     meta = errors(theta_hf, "meta", theta)
-    assert positions[(meta > 1.5 * h) & (positions < 20000)].tolist() == [6, 54, 268, 17788]
+    spikes = positions[(meta > 1.5 * h) & (positions < 20000)]
+    assert spikes.tolist() == [6, 54, 268, 17788]
+    for m in spikes:  # each: one bfloat16 rounding (at most half a spacing) of an entry above max|x|, near a tie
+        ref = rope_pipeline(xs, np.full(16, m), theta, "float64")
+        err = np.abs(rope_pipeline(xs, np.full(16, m), theta_hf, "meta") - ref)
+        j = np.unravel_index(err.argmax(), err.shape)
+        half_spacing = 2.0 ** (np.floor(np.log2(abs(ref[j]))) - 8)  # bfloat16 keeps 8 significant bits
+        assert abs(ref[j]) > np.abs(xs).max() and 0.75 * half_spacing < err[j] <= 1.001 * half_spacing
+    assert meta[np.isin(positions, spikes)].max() <= 2.2 * h  # about 2h
+    late = positions[positions > 100000]  # Meta's rise past 1e5: torch's float32 theta_i alone, rotated in float64
+    theta_alone = [np.abs(rope_pipeline(xs, np.full(16, m), theta_hf, "float64")
+                          - rope_pipeline(xs, np.full(16, m), theta, "float64")).max() for m in late]
+    assert min(theta_alone) / np.abs(xs).max() > 1.5 * h
+    tf32, eager = errors(theta_hf, "transformers_tf32", theta), errors(theta_hf, "transformers", theta)
+    upto_2048 = positions <= 2048  # positions up to 2048 are exact in TF32, so the frequencies' rounding does it all
+    assert np.array_equal(to_tf32(np.arange(2049.0)), np.arange(2049.0))
+    freq_only = errors(to_tf32(np.float32(theta_hf)), "transformers", theta)
+    assert np.array_equal(freq_only[upto_2048], tf32[upto_2048])
+    assert 30 < positions[np.argmax(tf32 > 1.2 * eager)] < 100  # the TF32 curve leaves transformers' near m = 40
     pipelines = ("transformers", "meta", "transformers_tf32")
     peak = {p: errors(theta_hf, p, theta).max() for p in pipelines}  # the notebook's curves
     for p in pipelines:  # Llama 3.1 slows only slow pairs: same peaks

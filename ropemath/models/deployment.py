@@ -47,13 +47,16 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
     each product and the sum rounded to bfloat16 (the arithmetic of ``q * cos + rotate_half(q) * sin``
     on bfloat16 tensors); ``"meta"`` — ``x`` cast to float32 (``xq.float()``), rotation in float32
     with float32 angles, the result cast to bfloat16 (``type_as``); ``"transformers_tf32"`` — as
-    ``"transformers"`` with the angle matmul's inputs rounded to TF32 (:func:`to_tf32`).  ``x`` is first
+    ``"transformers"`` with the angle matmul's inputs rounded to TF32 (:func:`to_tf32`); ``"vllm_cuda"`` —
+    vLLM's CUDA kernel (``csrc/pos_encoding_kernels.cu``): the cos/sin table cast to bfloat16 as in
+    ``"transformers"``, then ``x_f * cos_f - y_f * sin_f`` in float32 and one rounding, as in ``"meta"``
+    (read from the source, not run; a fused multiply-add would round one product less).  ``x`` is first
     rounded to bfloat16 for every pipeline, so only the rotation's arithmetic differs.  cos and sin are
     evaluated in float64 and rounded, so the result does not depend on the platform's float32 libm.
 
     >>> x = np.ones((1, 4))
-    >>> [float(rope_pipeline(x, [0], [1.0, 0.01], p)[0, 0]) for p in ("float64", "transformers", "meta")]
-    [1.0, 1.0, 1.0]
+    >>> [float(rope_pipeline(x, [0], [1.0, 0.01], p)[0, 0]) for p in ("float64", "transformers", "meta", "vllm_cuda")]
+    [1.0, 1.0, 1.0, 1.0]
     """
     x = round_to_format(check_x(x), "bfloat16")
     m = check_real_array(m, "m")
@@ -66,17 +69,20 @@ def rope_pipeline(x: npt.ArrayLike, m: npt.ArrayLike, theta: npt.ArrayLike, pipe
         phi = m[..., None] * theta
         c, s = np.cos(phi), np.sin(phi)
         return x * np.concatenate([c, c], -1) + rotated * np.concatenate([s, s], -1)
-    if pipeline not in ("transformers", "meta", "transformers_tf32"):
-        raise ValueError(f"pipeline must be 'float64', 'transformers', 'transformers_tf32' or 'meta', got {pipeline!r}")
+    if pipeline not in ("transformers", "meta", "transformers_tf32", "vllm_cuda"):
+        raise ValueError("pipeline must be 'float64', 'transformers', 'transformers_tf32', 'meta' or 'vllm_cuda', "
+                         f"got {pipeline!r}")
     pos, freq = np.float32(m)[..., None], np.float32(theta)
     if pipeline == "transformers_tf32":
         pos, freq = to_tf32(pos), to_tf32(freq)
     phi = (pos * freq).astype(np.float64)  # one float32 product per angle (exact product, rounded once)
     c, s = (np.concatenate([f(phi), f(phi)], -1).astype(np.float32) for f in (np.cos, np.sin))
-    if pipeline == "meta":
+    bf = lambda v: round_to_format(v, "bfloat16")  # noqa: E731 - one rounding, named for the formulas below
+    if pipeline == "vllm_cuda":  # the kernel reads a bfloat16 table, then computes in float32
+        c, s = bf(c).astype(np.float32), bf(s).astype(np.float32)
+    if pipeline in ("meta", "vllm_cuda"):
         y = x.astype(np.float32) * c + rotated.astype(np.float32) * s
-        return round_to_format(y, "bfloat16")
-    bf = lambda v: round_to_format(v, "bfloat16")  # noqa: E731 - one rounding, named for the formula below
+        return bf(y)
     return bf(bf(x * bf(c)) + bf(rotated * bf(s)))
 
 
