@@ -154,7 +154,7 @@ def _mu_in_model_precision(rotary, length: int, dtype, device, half=None, interl
     half = cos.shape[-1] // 2 if half is None else half  # rotate_half: the first half has one entry per rotated pair
     pick = slice(None, None, 2) if interleaved else slice(None, half)
     c, s = cos[0, :, pick].cpu().double(), sin[0, :, pick].cpu().double()
-    mu = float((c[-1] * c + s[-1] * s).sum(-1).min())
+    mu = float((c[-1] * c + s[-1] * s).sum(-1).min()) / getattr(rotary, "attention_scaling", 1.0) ** 2
     return mu + (head_dim // 2 - half if head_dim is not None else 0)
 
 
@@ -187,6 +187,27 @@ def test_model_precision_recipe_on_a_partial_rotary_head():
     assert wrong - exact < -1  # negative control: each rotated pair counted twice
     rotated_only = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu")  # negative control: no pass-through
     assert rotated_only - exact < -30
+
+
+def test_model_precision_recipe_divides_the_attention_factor_before_adding_pass_through_pairs():
+    """Partial rotary with YaRN: cos/sin carry attention_scaling, the pass-through pairs do not."""
+    from transformers import GPTNeoXConfig
+    from transformers.models.gpt_neox.modeling_gpt_neox import GPTNeoXRotaryEmbedding
+
+    yarn = {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 512}
+    hub = {"model_type": "gpt_neox", "hidden_size": 512, "num_attention_heads": 4, "rotary_pct": 0.25,
+           "max_position_embeddings": 2048, "rope_theta": 10000.0, "rope_scaling": yarn}
+    config = GPTNeoXConfig(**{k: v for k, v in hub.items() if k not in ("model_type", "rope_theta", "rope_scaling")},
+                           rope_parameters=dict(yarn, rope_theta=10000.0))
+    rotary = GPTNeoXRotaryEmbedding(config)
+    freqs = ropemath.frequencies_from_config(hub)  # 16 rotated pairs of 64
+    scale, length, passthrough = rotary.attention_scaling, 2048, 64 - freqs.theta.size
+    assert abs(scale - freqs.attention_factor) < 1e-12 and scale > 1.1 and passthrough == 48
+    exact = float(np.cos(np.arange(length)[:, None] * freqs.theta).sum(axis=1).min()) + passthrough
+    mu = _mu_in_model_precision(rotary, length, torch.bfloat16, "cpu", head_dim=128)
+    assert abs(mu - exact) < 0.05
+    wrong = ((mu - passthrough) * scale**2 + passthrough) / scale**2  # negative control: divided after adding them
+    assert wrong - exact < -5
 
 
 def test_model_precision_recipe_on_an_interleaved_table():
