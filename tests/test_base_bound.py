@@ -248,3 +248,26 @@ def test_bad_input_names_the_parameter(call, exc, name):
 def test_max_steps_exhausted_raises():
     with pytest.raises(RuntimeError, match="max_steps"):
         base_lower_bound(1024, 128, max_steps=3)
+
+
+# --- float32 angles, as a model computes them (notebook 13, section 5) ------------------------
+
+
+def test_float32_relative_phase_error_grows_with_the_absolute_position():
+    """fl((n + m) θ) - fl(n θ) is within (2n + m) θ 2^-24 (2 + 2^-24) of m θ; a bound in m alone fails."""
+    d, n, b = 128, 65536, 2090179.7  # b*(65536) rounded up, as notebook 13 prints it
+    theta = b ** -(np.arange(0, d, 2) / d)
+    phase32 = (np.arange(n, dtype=np.float32)[:, None] * theta.astype(np.float32)).astype(np.float64)
+    dist = np.arange(n)
+    exact = dist[:, None] * theta
+    key_at_0, query_at_end = phase32 - phase32[0], phase32[-1] - phase32[::-1]
+    unit = theta * 2.0**-24 * (2 + 2.0**-24)
+    for rel, key_pos in ((key_at_0, 0), (query_at_end, n - 1 - dist)):
+        assert np.all(np.abs(rel - exact) <= (2 * key_pos + dist)[:, None] * unit)
+    assert np.any(np.abs(query_at_end - exact) > dist[:, None] * unit)  # negative control: a bound in m alone
+    assert not (key_at_0 - exact)[:, 0].any() and not (query_at_end - exact)[:, 0].any()  # pair 0 (θ_0 = 1): exact
+    assert 1e-3 < np.abs(key_at_0 - exact)[-1].max() < 1e-2  # query at 65535, key at 0: a few 1e-3 rad
+    f32 = lambda x: x.astype(np.float32).astype(np.float64)  # noqa: E731 - cos and sin rounded to float32, as torch's
+    q, k = phase32[-1], phase32[::-1]
+    score32 = f32(np.cos(q)) * f32(np.cos(k)) + f32(np.sin(q)) * f32(np.sin(k))
+    assert np.abs(score32.sum(axis=1) - np.cos(q - k).sum(axis=1)).max() < 64 * 2.0**-22 < 2e-5
