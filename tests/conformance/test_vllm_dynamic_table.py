@@ -1,0 +1,69 @@
+"""vLLM's dynamic NTK table (notebook 10 §4.2), its arithmetic run in torch on CPU.
+
+vLLM is not installed in the conformance venv: ``vllm_dynamic_cos_sin_cache`` below is a transcription of
+``DynamicNTKScalingRotaryEmbedding._compute_cos_sin_cache`` and ``RotaryEmbedding._compute_inv_freq`` of vLLM
+0.33.0 (``model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py`` lines 53-72, ``base.py`` lines
+80-92), followed by the cast ``cache.to(dtype)`` of ``base.py`` line 61.  Read in the PyPI wheel, not run.
+
+What notebook 10 states, checked: served at or below (f - 1)/f of the trained length the table is not a real
+RoPE table (below the edge a complex base, whose cast drops the imaginary part with one ``UserWarning``; at the
+edge a base of 0 and NaN); between that and the trained length a real, smaller base (slowest pair f times too
+fast at 3/4 for f = 2); at the trained length plain θ; above it a larger base for every position.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+from ropemath import frequencies  # noqa: E402
+
+D = 128
+
+
+def vllm_dynamic_cos_sin_cache(served: int, trained: int, factor: float, dtype=torch.bfloat16, base: float = 1e4):
+    """vLLM 0.33.0's dynamic NTK cos/sin cache, as its source reads (see the module docstring)."""
+    scaled = base * ((factor * served / trained) - (factor - 1)) ** (D / (D - 2))
+    inv_freq = 1.0 / (scaled ** (torch.arange(0, D, 2, dtype=torch.float) / D))
+    t = torch.arange(served, dtype=torch.float)
+    freqs = torch.einsum("i,j -> ij", t, inv_freq)
+    cache = torch.cat((freqs.cos(), freqs.sin()), dim=-1)
+    return scaled, inv_freq, cache.to(dtype)
+
+
+def test_served_below_half_gives_a_complex_base_and_one_warning():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        scaled, inv_freq, cache = vllm_dynamic_cos_sin_cache(512, 2048, 2.0)
+    assert isinstance(scaled, complex) and inv_freq.is_complex()
+    messages = [str(w.message) for w in caught]
+    assert any("Casting complex values to real discards the imaginary part" in m for m in messages)
+    assert cache.float().abs().max() > 1e20  # a cos/sin table holds values in [-1, 1]
+
+
+def test_served_at_half_gives_base_zero_and_nan():
+    scaled, _, cache = vllm_dynamic_cos_sin_cache(1024, 2048, 2.0)
+    assert scaled == 0.0 and torch.isnan(cache.float()).any()
+
+
+def test_served_between_half_and_trained_is_real_and_too_fast():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no warning here: nothing tells the user
+        scaled, inv_freq, cache = vllm_dynamic_cos_sin_cache(1536, 2048, 2.0, dtype=torch.float32)
+    assert isinstance(scaled, float) and 0 < scaled < 1e4
+    assert cache.abs().max() <= 1.0
+    plain = frequencies(D, 1e4)
+    assert math.isclose(inv_freq[-1].item() / plain[-1], 2.0, rel_tol=1e-5)  # the slowest pair twice too fast
+    assert inv_freq[0].item() == 1.0
+
+
+def test_served_at_trained_length_is_plain_and_above_it_scaled():
+    _, inv_at, _ = vllm_dynamic_cos_sin_cache(2048, 2048, 2.0, dtype=torch.float32)
+    plain = frequencies(D, 1e4)
+    assert np.allclose(inv_at.numpy(), plain, rtol=1e-6, atol=0)
+    _, inv_above, _ = vllm_dynamic_cos_sin_cache(4096, 2048, 2.0, dtype=torch.float32)
+    assert (inv_above.numpy()[1:] < 0.99 * plain[1:]).all()  # every pair but the first slowed, for every input
+    assert not np.allclose(inv_above.numpy(), plain, rtol=1e-6, atol=0)  # the check above can say no
