@@ -101,7 +101,7 @@ def test_published_bases_of_men_et_al():
 
 
 def test_men_et_al_appendix_scan_float64():
-    """Appendix E of Men et al. (NeurIPS 2024): a forward scan of two-figure bases; notebook 13 §4."""
+    """Appendix E of Men et al. (NeurIPS 2024): a forward scan of two-figure bases; notebook 13 §7."""
     grid = [(i + j / 10) * 10**x for x in range(3, 10) for i in range(1, 10) for j in range(10)]
 
     def first(n, d=D, bases=grid):

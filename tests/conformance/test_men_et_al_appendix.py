@@ -1,6 +1,6 @@
 """The search code printed by Men et al. (NeurIPS 2024 version, Appendix E, "The python code for calculating the
 low bound base for a context length of 32k"), run in torch's default float32, against ropemath's float64 scan
-(notebook 13 §4, "The authors' own search"), with a negative control.
+(notebook 13 §7, "The authors' own search"), with a negative control.
 
 The appendix scans two-significant-figure bases, smallest first, and prints every base at which no
 ``ans < 0``; the first base printed is the one compared here.
@@ -14,7 +14,7 @@ from ropemath import cosine_sum_minimum
 
 # the grid of the appendix's three nested loops: (i + j/10) * 10**x, x = 3..9, i = 1..9, j = 0..9
 GRID = [(i + j / 10) * (10**x) for x in range(3, 10) for i in range(1, 10) for j in range(10)]
-# first base printed, for each context length (notebook 13 §4); Table 2 has 1.6e4, 2.7e4, 3.1e5, 6.4e5 here
+# first base printed, for each context length (notebook 13 §7); Table 2 has 1.6e4, 2.7e4, 3.1e5, 6.4e5 here
 FIRST = {2048: 1.6e4, 4096: 2.9e4, 16384: 3.5e5, 32768: 6.3e5}
 
 
