@@ -278,7 +278,7 @@ def test_phi3_longrope_switches_at_the_original_length():
     config = tiny(Phi3Config, flat)
     rot = mod.Phi3RotaryEmbedding(config)
     q, k = qk(96, seed=10)
-    for top, seq_len in ((P, None), (8191, 8192)):
+    for top, seq_len in ((P, None), (8191, 8192), (P, None)):  # short, long, and short again
         positions = POSITIONS.copy()
         positions[-1] = top
         cos, sin = rot(t(q), torch.tensor(positions[None, :]))

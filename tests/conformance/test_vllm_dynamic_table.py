@@ -6,9 +6,10 @@ vLLM is not installed in the conformance venv: ``vllm_dynamic_cos_sin_cache`` be
 80-92), followed by the cast ``cache.to(dtype)`` of ``base.py`` line 61.  Read in the PyPI wheel, not run.
 
 What notebook 10 states, checked: served at or below (f - 1)/f of the trained length the table is not a real
-RoPE table (below the edge a complex base, whose cast drops the imaginary part with one ``UserWarning``; at the
-edge a base of 0 and NaN); between that and the trained length a real, smaller base (slowest pair f times too
-fast at 3/4 for f = 2); at the trained length plain θ; above it a larger base for every position.
+RoPE table (below the edge a complex base, whose cast drops the imaginary part with one ``UserWarning`` and
+leaves values that grow exponentially with the position; at the edge a base of 0 and NaN); between that and the
+trained length a real, smaller base (slowest pair f times too fast at 3/4 for f = 2); at the trained length
+plain θ; above it a larger base for every position.
 """
 
 import math
@@ -41,7 +42,10 @@ def test_served_below_half_gives_a_complex_base_and_one_warning():
     assert isinstance(scaled, complex) and inv_freq.is_complex()
     messages = [str(w.message) for w in caught]
     assert any("Casting complex values to real discards the imaginary part" in m for m in messages)
-    assert cache.float().abs().max() > 1e20  # a cos/sin table holds values in [-1, 1]
+    rows = cache.float().abs().amax(dim=1)  # what is left grows exponentially with the position
+    assert rows[0] == 1 and rows[:8].max() < 1.5  # a short input: finite values, wrong
+    assert int((rows > 10).nonzero()[0]) == 24 and int((rows > 1e9).nonzero()[0]) == 164  # notebook 10's positions
+    assert rows.max() > 1e20  # a cos/sin table holds values in [-1, 1]
 
 
 def test_served_at_half_gives_base_zero_and_nan():
