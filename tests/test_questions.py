@@ -199,19 +199,20 @@ def test_dynamic_ntk_drift_sizes_of_notebook_10_hold_for_other_seeds():
     """Notebook 10 section 4.2 prints one seed; the sizes it states hold for twelve."""
     from ropemath.models import dynamic_ntk_decode_scores
 
-    def drift(n, q, keys, original_length=256):
+    def drift(q, keys, original_length=256):
         cached, fresh = dynamic_ntk_decode_scores(q, keys, d_base=1e4, factor=2.0, original_length=original_length)
         return np.abs(cached - fresh).max() / np.abs(fresh).max()
 
     for seed in range(12):
         qs, ks = np.random.default_rng(seed).standard_normal((2, 513, 128))
-        sizes = {n: drift(n, qs[n], ks[: n + 1]) for n in (255, 256, 300, 512)}
+        sizes = {n: drift(qs[n], ks[: n + 1]) for n in (255, 256, 300, 512)}
         assert sizes[255] <= 1e-12  # within L: rounding only
         assert 0.01 < sizes[256] < 0.05  # one step past L: a few percent
         assert min(sizes[300], sizes[512]) > 0.4  # by n = 300: comparable to the largest fresh score
     # the wrong variant: with L = 1024 the same positions lie within L, and the "> 0.4" check says no
     qs, ks = np.random.default_rng(0).standard_normal((2, 513, 128))
-    assert drift(512, qs[512], ks, original_length=1024) <= 1e-12 < 0.4
+    assert drift(qs[512], ks, original_length=1024) <= 1e-12 < 0.4
+
 
 def test_dynamic_ntk_kept_theta_grows_keeps_and_resets():
     from ropemath.models import dynamic_ntk_kept_theta
