@@ -17,6 +17,7 @@ from ropemath.theory.base_bound import (
     cosine_sum,
     cosine_sum_minimum,
     failing_intervals,
+    float64_error_budget,
 )
 
 PUBLISHED = {1024: 4.3e3, 2048: 1.2e4, 4096: 2.7e4, 8192: 8.4e4}  # Su, kexue.fm/archives/10122
@@ -96,11 +97,6 @@ def test_condition_holds_at_b_star_and_fails_just_below(bounds, length):
     assert r.uncertified < 20
 
 
-def float64_budget(length):
-    """Float64 error of one C_b(m), m < length, summed directly or in blocks (derived in notebook 13)."""
-    return 64 * (2 * length * 2**-52 + 3 * length * 2**-53) + 128e-15 + 2e-12
-
-
 @pytest.mark.parametrize("length", [1024, 2048, 4096, 8192])
 def test_float64_margins_at_b_star_and_proven_below(bounds, length):
     """Notebook 13's float64 claims: the blocked and direct sums agree within the budget, -mu at the last
@@ -108,13 +104,29 @@ def test_float64_margins_at_b_star_and_proven_below(bounds, length):
     r = bounds[length]
     bases = [r.base, r.proven_below, 1e4, 5e5]
     direct = [brute_min(b, length) for b in bases]
-    assert np.abs(cosine_sum_minimum(length, 128, bases) - direct).max() <= 2 * float64_budget(length)
-    assert -direct[1] >= 5000 * float64_budget(length)
+    assert np.abs(cosine_sum_minimum(length, 128, bases) - direct).max() <= 2 * float64_error_budget(length)
+    assert -direct[1] >= 5000 * float64_error_budget(length)
     w = np.arange(0, 128, 2) / 128
     m = np.argmin(cosine_sum(np.arange(length), 128, r.proven_below))
     x = m * r.proven_below**-w
     g = np.sum(w * x * np.minimum(1, x))
-    assert g >= 900 and float64_budget(length) / g < 1e-12
+    assert g >= 900 and float64_error_budget(length) / g < 1e-12
+
+
+def test_float64_error_budget_bounds_the_error_against_40_digit_sums():
+    """Direct and blocked float64 sums lie within the budget of a 40-digit reference; float32 angles do not."""
+    import mpmath
+
+    length, base = 1024, 4293.5
+    with mpmath.workdps(40):
+        theta = [mpmath.mpf(base) ** (mpmath.mpf(-2 * i) / 128) for i in range(64)]
+        exact = np.array([float(mpmath.fsum(mpmath.cos(m * t) for t in theta)) for m in range(length)])
+    budget = float64_error_budget(length)
+    assert np.abs(cosine_sum(np.arange(length), 128, base) - exact).max() <= budget
+    assert abs(float(cosine_sum_minimum(length, 128, base)) - exact.min()) <= budget  # blocked sums
+    t32 = (base ** -(np.arange(0, 128, 2) / 128)).astype(np.float32)
+    c32 = np.cos((np.arange(length, dtype=np.float32)[:, None] * t32).astype(np.float64)).sum(axis=1)
+    assert np.abs(c32 - exact).max() > 1000 * budget  # wrong variant: float32 angles break the budget
 
 
 def test_2000_and_2048_share_b_star(bounds):
