@@ -170,6 +170,7 @@ _REFRESH = 1e-4  # rescan all positions when the kept witnesses certify less tha
 @functools.lru_cache(maxsize=64)
 def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBound:
     weights = np.arange(0, d, 2, dtype=np.float64) / d
+    eps = float64_error_budget(L, d)  # a computed C_b(m) below -eps is negative
     u = math.log(start)
     below = start
     cands = np.zeros(0)
@@ -180,7 +181,7 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
         step = 0.0
         if cands.size:  # cheap: the witnesses of the last full scan, summed directly
             c = np.cos(cands[:, None] * theta).sum(axis=1)
-            step = float(np.max(-c / _slope_bounds(cands, theta, weights)))
+            step = float(np.max(-(c + eps) / _slope_bounds(cands, theta, weights)))
         if step < _REFRESH:  # full scan of every position 0 <= m < L
             c = np.concatenate([blk[0] for _, blk in _blocks(theta[None, :], L)])
             full += 1
@@ -189,7 +190,7 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
                 last = math.exp(u)
                 return BaseBound(L, d, last, below, steps, full, unc, below if unc == 0 else proven)
             m = neg.astype(np.float64)
-            score = -c[neg] / _slope_bounds(m, theta, weights)
+            score = -(c[neg] + eps) / _slope_bounds(m, theta, weights)
             order = np.argsort(score)[::-1][:_CANDIDATES]
             cands, step = m[order], float(score[order[0]])
         if step < rtol:
@@ -221,7 +222,8 @@ def base_lower_bound(
 
     and :math:`G_b(m)` only shrinks as ``b`` grows, so the condition fails for every base in
     :math:`[b,\ b\,e^{-C_b(m)/G_b(m)})`; the search steps to the end of the longest such
-    interval among the witnesses it holds, and evaluates the base it lands on.  Witnesses
+    interval among the witnesses it holds, with the computed :math:`C_b(m)` raised by
+    :func:`float64_error_budget` (so the step holds for the exact sum), and evaluates the base it lands on.  Witnesses
     come from a full scan of all ``L`` positions, re-used while they still certify a step of
     at least 1e-4 in :math:`\ln b`.  The first base with no witness in a full scan is
     returned (``start`` itself if the condition already holds there).  Results are cached.

@@ -224,6 +224,36 @@ def test_model_precision_recipe_on_an_interleaved_table():
     assert wrong - exact < -1  # negative control
 
 
+def test_model_precision_recipe_per_layer_type_gemma3():
+    """Gemma 3 (published 4B config): one table per layer type, the sliding layers checked at their window."""
+    from transformers.models.gemma3.configuration_gemma3 import Gemma3TextConfig
+    from transformers.models.gemma3.modeling_gemma3 import Gemma3RotaryEmbedding
+
+    hub = ropemath.published_config("gemma3_4b_it")
+    text = {k: v for k, v in hub["text_config"].items() if k != "model_type"}
+    config = Gemma3TextConfig(**text)
+    rotary = Gemma3RotaryEmbedding(config)
+    assert set(rotary.layer_types) == {"sliding_attention", "full_attention"} and config.sliding_window == 1024
+
+    def recipe(layer_type, length):  # the recipe with rotary(x, pos, layer_type) and that type's attention scaling
+        cos, sin = rotary(torch.zeros(1, dtype=torch.bfloat16), torch.arange(length)[None], layer_type)
+        half = cos.shape[-1] // 2
+        c, s = cos[0, :, :half].double(), sin[0, :, :half].double()
+        scaling = getattr(rotary, f"{layer_type}_attention_scaling")
+        return float((c[-1] * c + s[-1] * s).sum(-1).min()) / scaling**2
+
+    def exact(layer_type, length):
+        theta = ropemath.frequencies_from_config(hub, layer_type=layer_type).theta
+        return float(np.cos(np.arange(length)[:, None] * theta).sum(axis=1).min())
+
+    window, served = config.sliding_window, 8192
+    assert abs(recipe("sliding_attention", window) - exact("sliding_attention", window)) < 0.05  # about 13.9
+    assert abs(recipe("full_attention", served) - exact("full_attention", served)) < 0.05  # about 50.4
+    # negative controls: the global table for a sliding layer; a sliding layer checked past its window
+    assert recipe("full_attention", window) - exact("sliding_attention", window) > 50
+    assert recipe("sliding_attention", served) < 0 < exact("sliding_attention", window)
+
+
 @pytest.mark.parametrize("switch,expected", [
     ("torch.backends.cuda.matmul.allow_tf32 = True", "tf32"),
     ("torch.set_float32_matmul_precision('high')", "tf32"),
