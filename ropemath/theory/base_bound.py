@@ -117,9 +117,10 @@ def float64_error_budget(length: int, d: int = 128) -> float:
       :math:`2^{-52}` relative, so an angle (at most L) is off by less than :math:`2L\cdot 2^{-52}`, and its
       cosine by no more.  Blocked sums, :math:`\cos(a\theta)\cos(k\theta) - \sin(a\theta)\sin(k\theta)` with
       :math:`m = a + k`, are the cosine of the computed :math:`a\theta + k\theta`, whose errors add to the same bound.
-    * :math:`3L\cdot 2^{-53}` per cosine: the search forms :math:`\theta_i = e^{-x}`, :math:`x = (2i/d)\ln b`;
-      rounding :math:`\ln b` and the product moves x by up to :math:`2x\cdot 2^{-53}`, so the angle
-      :math:`m\theta_i` by that much relative, less than :math:`3L\cdot 2^{-53}` as :math:`m\theta_i x < L`.
+    * :math:`3L\cdot 2^{-53}` per cosine: the search forms :math:`\theta_i = e^{-x}`, :math:`x = (2i/d)\,u` with
+      :math:`u = \ln b` (rounded once, at its start); rounding that and the product moves x by up to
+      :math:`2x\cdot 2^{-53}`, so the angle :math:`m\theta_i` by that much relative, less than
+      :math:`3L\cdot 2^{-53}` as :math:`m\theta_i x < L`.
     * :math:`d\cdot 10^{-15}`: each cosine, or each of a block's d products, is off by less than :math:`10^{-15}`.
     * :math:`d^2\, 2^{-53}`: summing d terms of size at most 1.
 
@@ -197,6 +198,8 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
             if unc == 0:
                 proven = math.exp(u)
             step, unc = rtol, unc + 1
+        else:
+            step -= 4 * math.ulp(u + step)  # so that the rounded u + step stays inside the certified interval
         below = math.exp(u)
         u += step
         steps += 1
