@@ -235,8 +235,9 @@ def test_model_precision_recipe_per_layer_type_gemma3():
     rotary = Gemma3RotaryEmbedding(config)
     assert set(rotary.layer_types) == {"sliding_attention", "full_attention"} and config.sliding_window == 1024
 
-    def recipe(layer_type, length):  # the recipe with rotary(x, pos, layer_type) and that type's attention scaling
-        cos, sin = rotary(torch.zeros(1, dtype=torch.bfloat16), torch.arange(length)[None], layer_type)
+    def recipe(layer_type, length, span=None):  # the recipe with rotary(x, pos, layer_type), that type's scaling
+        span = length if span is None else span  # query at length - 1, keys back to length - span
+        cos, sin = rotary(torch.zeros(1, dtype=torch.bfloat16), torch.arange(length - span, length)[None], layer_type)
         half = cos.shape[-1] // 2
         c, s = cos[0, :, :half].double(), sin[0, :, :half].double()
         scaling = getattr(rotary, f"{layer_type}_attention_scaling")
@@ -248,6 +249,7 @@ def test_model_precision_recipe_per_layer_type_gemma3():
 
     window, served = config.sliding_window, 8192
     assert abs(recipe("sliding_attention", window) - exact("sliding_attention", window)) < 0.05  # about 13.9
+    assert abs(recipe("sliding_attention", served, window) - exact("sliding_attention", window)) < 0.05  # query at 8191
     assert abs(recipe("full_attention", served) - exact("full_attention", served)) < 0.05  # about 50.4
     # negative controls: the global table for a sliding layer; a sliding layer checked past its window
     assert recipe("full_attention", window) - exact("sliding_attention", window) > 50

@@ -1,0 +1,157 @@
+"""vLLM 0.33.0's own rotary classes on CPU, read by notebook 13 §4.3's ``mu_in_vllm`` and ``mu_per_module``.
+
+vLLM is installed with ``--no-deps`` (no torch 2.14, no CUDA, no compiled ``vllm._C``), so only its PyTorch code
+runs: ``get_rope`` builds the modules inside ``set_current_vllm_config`` with ``VLLM_TARGET_DEVICE=cpu``.  The two
+functions are taken from the notebook's markdown cell and executed, so the test runs the code a reader copies.
+Each table read in bfloat16 lands within 0.05 of μ computed in float64 from ropemath's θ_i (Phi-3's long
+table, whose entries exceed 1, within 0.1); each wrong variant
+(no division by ``mscale``, Phi-3's short rows while the server reads the long ones, a length past the table, a
+sliding layer read at full length) fails.  vLLM is imported inside the fixture, after every other conformance
+module has run its own imports, and its import-time warnings are not this test's subject.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import types
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+import ropemath
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "13_reproduce_the_base_bound.ipynb"
+
+
+def _notebook_functions():
+    cells = json.loads(NOTEBOOK.read_text())["cells"]
+    text = next("".join(c["source"]) for c in cells if "def mu_in_vllm" in "".join(c["source"]))
+    block = next(b for b in re.findall(r"```python\n(.*?)```", text, re.S) if "def mu_in_vllm" in b)
+    namespace: dict = {}
+    exec(block, namespace)  # noqa: S102 - the notebook's own code, as a reader copies it
+    return namespace["mu_in_vllm"], namespace["mu_per_module"]
+
+
+@pytest.fixture(scope="module")
+def vllm():
+    old = os.environ.get("VLLM_TARGET_DEVICE")
+    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import vllm as package
+            from vllm.config import VllmConfig, set_current_vllm_config
+            from vllm.model_executor.layers import rotary_embedding
+            from vllm.model_executor.layers.rotary_embedding import get_rope, phi3_long_rope_scaled_rope
+            config = VllmConfig()
+        assert package.__version__ == "0.33.0"
+
+        def build(head_size, max_position, parameters, dtype=torch.bfloat16, rotary_dim=None, max_model_len=None):
+            parameters = dict(parameters)
+            if rotary_dim is not None:
+                parameters["partial_rotary_factor"] = rotary_dim / head_size
+            real = phi3_long_rope_scaled_rope.get_current_vllm_config
+            model_config = types.SimpleNamespace(max_model_len=max_model_len)  # Phi-3 reads only this field
+            patched = types.SimpleNamespace(model_config=model_config)
+            phi3_long_rope_scaled_rope.get_current_vllm_config = lambda: patched
+            rotary_embedding._ROPE_DICT.clear()  # get_rope caches modules by arguments; Phi-3's also reads the config
+            try:
+                with set_current_vllm_config(config), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    return get_rope(head_size, max_position, True, parameters, dtype)
+            finally:
+                phi3_long_rope_scaled_rope.get_current_vllm_config = real
+
+        yield build
+    finally:
+        if old is None:
+            os.environ.pop("VLLM_TARGET_DEVICE", None)
+        else:
+            os.environ["VLLM_TARGET_DEVICE"] = old
+
+
+def _exact(theta, length, span=None, passthrough=0):
+    """μ in float64 from θ_i: query at length - 1, keys back to length - span."""
+    span = length if span is None else span
+    return float(np.cos(np.arange(span)[:, None] * theta).sum(axis=1).min()) + passthrough
+
+
+def test_plain_and_llama3_tables(vllm):
+    mu_in_vllm, _ = _notebook_functions()
+    plain = vllm(128, 8192, {"rope_type": "default", "rope_theta": 500000.0})
+    assert type(plain).__name__ == "RotaryEmbedding" and plain.cos_sin_cache.dtype == torch.bfloat16
+    exact = float(ropemath.cosine_sum_minimum(8192, 128, 500000.0))  # about 5.97
+    assert abs(mu_in_vllm(plain, 8192) - exact) < 0.05
+    hub = ropemath.published_config("llama3_1_8b_instruct")
+    scaling = dict(hub["rope_scaling"], rope_theta=hub["rope_theta"])
+    llama31 = vllm(128, hub["max_position_embeddings"], scaling)
+    assert type(llama31).__name__ == "Llama3RotaryEmbedding"
+    theta = ropemath.frequencies_from_config(hub).theta
+    assert abs(mu_in_vllm(llama31, 16384) - _exact(theta, 16384)) < 0.05
+    with pytest.raises(ValueError, match="this table's positions"):  # wrong variant: past the table
+        mu_in_vllm(plain, 8193)
+
+
+def test_yarn_divides_mscale(vllm):
+    mu_in_vllm, _ = _notebook_functions()
+    yarn = {"rope_type": "yarn", "rope_theta": 10000.0, "factor": 4.0, "original_max_position_embeddings": 2048}
+    rotary = vllm(128, 2048, yarn)
+    assert type(rotary).__name__ == "YaRNScalingRotaryEmbedding" and rotary.mscale > 1.1
+    hub = {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
+           "rope_theta": 10000.0,
+           "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 2048}}
+    freqs = ropemath.frequencies_from_config(hub)
+    assert abs(rotary.mscale - freqs.attention_factor) < 1e-6
+    exact = _exact(freqs.theta, 8192)
+    assert abs(mu_in_vllm(rotary, 8192) - exact) < 0.05
+    undivided = mu_in_vllm(rotary, 8192) * rotary.mscale**2  # wrong variant: mscale left in
+    assert abs(undivided - exact) > 0.5
+
+
+def test_phi3_longrope_reads_the_rows_the_server_uses(vllm):
+    mu_in_vllm, _ = _notebook_functions()
+    hub = ropemath.published_config("phi3_mini_128k_instruct")
+    scaling = {"rope_type": "longrope", "rope_theta": hub["rope_theta"],
+               "long_factor": hub["rope_scaling"]["long_factor"], "short_factor": hub["rope_scaling"]["short_factor"],
+               "original_max_position_embeddings": hub["original_max_position_embeddings"]}  # as vLLM's config reads it
+    head = hub["hidden_size"] // hub["num_attention_heads"]
+    short_server = vllm(head, hub["max_position_embeddings"], scaling, max_model_len=4096)
+    long_server = vllm(head, hub["max_position_embeddings"], scaling, max_model_len=8192)
+    assert type(long_server).__name__ == "Phi3LongRoPEScaledRotaryEmbedding"
+    assert not short_server.use_long_rope and long_server.use_long_rope
+    short_theta = ropemath.frequencies_from_config(hub, seq_len=4096).theta
+    long_theta = ropemath.frequencies_from_config(hub, seq_len=8192).theta
+    assert abs(mu_in_vllm(short_server, 4096) - _exact(short_theta, 4096)) < 0.05
+    long32 = vllm(head, hub["max_position_embeddings"], scaling, dtype=torch.float32, max_model_len=8192)
+    assert abs(mu_in_vllm(long32, 4096) - _exact(long_theta, 4096)) < 1e-3  # the same θ_i as ropemath's
+    # in bfloat16 the long table's entries, up to mscale ≈ 1.19 > 1, round twice as coarsely: within 0.1, not 0.05
+    assert 0.05 < abs(mu_in_vllm(long_server, 4096) - _exact(long_theta, 4096)) < 0.1
+    # wrong variant: the short rows, as a reader slicing the buffer from 0 would take, while the server reads long ones
+    short_rows = long_server.long_short_cos_sin_cache[:4096].double()
+    c, s = short_rows.chunk(2, dim=-1)
+    wrong = float((c[-1] * c + s[-1] * s).sum(-1).min()) / long_server.long_mscale**2
+    assert abs(wrong - _exact(long_theta, 4096)) > 0.5
+
+
+def test_partial_rotary_and_sliding_layers_per_module(vllm):
+    mu_in_vllm, mu_per_module = _notebook_functions()
+    partial = vllm(96, 2048, {"rope_type": "default", "rope_theta": 10000.0}, rotary_dim=24)  # GPT-NeoX-20B's head
+    theta = ropemath.frequencies(24, 10000.0)
+    assert abs(mu_in_vllm(partial, 2048) - _exact(theta, 2048, passthrough=36)) < 0.05  # about 31.95
+    local = vllm(256, 8192, {"rope_type": "default", "rope_theta": 10000.0})  # Gemma 3: local layers, window 1024
+    full = vllm(256, 8192, {"rope_type": "linear", "rope_theta": 1000000.0, "factor": 8.0})
+    layer = lambda rotary, sliding: types.SimpleNamespace(  # noqa: E731
+        self_attn=types.SimpleNamespace(rotary_emb=rotary, is_sliding=sliding))
+    layers = [layer(local, True), layer(local, True), layer(full, False), types.SimpleNamespace()]  # last: placeholder
+    model = types.SimpleNamespace(model=types.SimpleNamespace(layers=layers))
+    mus = mu_per_module(model, L=8192, window=1024)
+    assert sorted(mus) == [0, 2]
+    assert abs(mus[0] - _exact(ropemath.frequencies(256, 10000.0), 8192, span=1024)) < 0.05  # about 13.9
+    assert abs(mus[2] - _exact(ropemath.frequencies(256, 1e6) / 8, 8192)) < 0.05
+    assert mu_in_vllm(local, 8192) < 0 < mus[0]  # wrong variant: the sliding layer read at full length
