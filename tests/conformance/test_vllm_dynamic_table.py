@@ -1,9 +1,10 @@
 """vLLM's dynamic NTK table (notebook 10 §4.2), its arithmetic run in torch on CPU.
 
-vLLM is not installed in the conformance venv: ``vllm_dynamic_cos_sin_cache`` below is a transcription of
+``vllm_dynamic_cos_sin_cache`` below is a transcription of
 ``DynamicNTKScalingRotaryEmbedding._compute_cos_sin_cache`` and ``RotaryEmbedding._compute_inv_freq`` of vLLM
 0.33.0 (``model_executor/layers/rotary_embedding/dynamic_ntk_scaling_rope.py`` lines 53-72, ``base.py`` lines
-80-92), followed by the cast ``cache.to(dtype)`` of ``base.py`` line 61.  Read in the PyPI wheel, not run.
+80-92), followed by the cast ``cache.to(dtype)`` of ``base.py`` line 61; ``test_vllm_rotary.py`` checks that vLLM's own
+class builds the same table, bit for bit, at every served length used here.
 
 What notebook 10 states, checked: served at or below (f - 1)/f of the trained length the table is not a real
 RoPE table (below the edge a complex base, whose cast drops the imaginary part with one ``UserWarning`` and

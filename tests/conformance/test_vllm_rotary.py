@@ -52,7 +52,8 @@ def vllm():
             config = VllmConfig()
         assert package.__version__ == "0.33.0"
 
-        def build(head_size, max_position, parameters, dtype=torch.bfloat16, rotary_dim=None, max_model_len=None):
+        def build(head_size, max_position, parameters, dtype=torch.bfloat16, rotary_dim=None, max_model_len=None,
+                  quiet=True):
             parameters = dict(parameters)
             if rotary_dim is not None:
                 parameters["partial_rotary_factor"] = rotary_dim / head_size
@@ -63,7 +64,8 @@ def vllm():
             rotary_embedding._ROPE_DICT.clear()  # get_rope caches modules by arguments; Phi-3's also reads the config
             try:
                 with set_current_vllm_config(config), warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
+                    if quiet:
+                        warnings.simplefilter("ignore")
                     return get_rope(head_size, max_position, True, parameters, dtype)
             finally:
                 phi3_long_rope_scaled_rope.get_current_vllm_config = real
@@ -155,3 +157,46 @@ def test_partial_rotary_and_sliding_layers_per_module(vllm):
     assert abs(mus[0] - _exact(ropemath.frequencies(256, 10000.0), 8192, span=1024)) < 0.05  # about 13.9
     assert abs(mus[2] - _exact(ropemath.frequencies(256, 1e6) / 8, 8192)) < 0.05
     assert mu_in_vllm(local, 8192) < 0 < mus[0]  # wrong variant: the sliding layer read at full length
+
+
+# --- the transcriptions of notebook 10's other vLLM tests, against vLLM's own classes --------------------------
+
+
+def test_dynamic_table_transcription_is_vllms_table(vllm):
+    """test_vllm_dynamic_table's transcription gives vLLM's DynamicNTKScalingRotaryEmbedding table bit for bit."""
+    from test_vllm_dynamic_table import vllm_dynamic_cos_sin_cache
+
+    for served in (512, 1024, 1536, 2048, 4096):  # below the edge, at it, between, at the trained length, above
+        parameters = {"rope_type": "dynamic", "rope_theta": 1e4, "factor": 2.0, "max_trained_positions": 2048}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            real = vllm(128, served, parameters, quiet=False)
+        assert type(real).__name__ == "DynamicNTKScalingRotaryEmbedding"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the same complex-cast warning, checked on vLLM's own build above
+            _, _, transcribed = vllm_dynamic_cos_sin_cache(served, 2048, 2.0)
+        torch.testing.assert_close(real.cos_sin_cache, transcribed, rtol=0, atol=0, equal_nan=True)
+        complex_cast = any("discards the imaginary part" in str(w.message) for w in caught)
+        assert complex_cast == (served < 1024)  # vLLM's own build warns below the edge only
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script_method` is deprecated:DeprecationWarning")  # inside Inductor
+def test_forward_native_eager_and_compiled_are_the_transcribed_pipelines(vllm):
+    """vLLM's own forward_native: eager as test_vllm_compiled_rotation's transcription; compiled as it, compiled;
+    compiled past the table, test_vllm_compiled_index's RuntimeError."""
+    from test_vllm_compiled_rotation import forward_native_rotation
+
+    rotary = vllm(128, 4096, {"rope_type": "default", "rope_theta": 500000.0})
+    positions = torch.tensor([0, 1, 5, 100, 2047, 2049, 4095])
+    query = torch.tensor(np.random.default_rng(53).standard_normal((positions.numel(), 8 * 128)), dtype=torch.bfloat16)
+    cos, sin = rotary.cos_sin_cache.index_select(0, positions).chunk(2, dim=-1)
+    transcribed = forward_native_rotation(query.view(-1, 8, 128), cos, sin).reshape(query.shape)
+    eager, _ = rotary.forward_native(positions, query.clone(), None)
+    assert torch.equal(eager, transcribed)  # bfloat16 products and sums, as transformers'
+    compiled_fn = torch.compile(rotary.forward_native, backend="inductor")
+    compiled, _ = compiled_fn(positions, query.clone(), None)
+    transcribed_compiled = torch.compile(forward_native_rotation, backend="inductor")(query.view(-1, 8, 128), cos, sin)
+    assert torch.equal(compiled, transcribed_compiled.reshape(query.shape))  # float32, rounded once
+    assert not torch.equal(compiled, eager)  # control: the two pipelines differ
+    with pytest.raises(RuntimeError, match="index out of bounds"):  # past the table: the generated kernel's assert
+        compiled_fn(torch.tensor([4096]), query[:1].clone(), None)
