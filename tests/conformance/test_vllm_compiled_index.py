@@ -4,7 +4,8 @@
 ``RotaryEmbedding.forward_static`` in vLLM 0.33.0 (``model_executor/layers/rotary_embedding/base.py`` lines 161-201:
 ``positions.flatten()``, ``cos_sin_cache.index_select(0, positions)`` at line 173, ``chunk``), with the rotation of
 ``ApplyRotaryEmb.forward_static`` (``common.py`` lines 150-168, neox style, ``enable_fp32_compute`` off), query only.
-``test_vllm_rotary.py`` runs vLLM's own ``forward_native`` compiled past its table too.  vLLM's default compiles this ``forward_native`` with Inductor (``config/vllm.py``
+``test_vllm_rotary.py`` runs vLLM's own ``forward_native`` compiled past its table too.
+vLLM's default compiles this ``forward_native`` with Inductor (``config/vllm.py``
 lines 1840-1847 append ``none`` to ``custom_ops``); vLLM sets no ``assert_indirect_indexing``.
 
 Checked, on CPU: compiled by Inductor, a position inside the table gives eager's result; a position at or past the

@@ -3,7 +3,8 @@
 ``forward_native_rotation`` is a transcription of
 ``ApplyRotaryEmb.forward_static`` in vLLM 0.33.0 (``model_executor/layers/rotary_embedding/common.py`` lines 150-168,
 ``rotate_half`` style, ``enable_fp32_compute`` off, as ``base.py`` calls it), on a table built as ``base.py`` builds
-it (float32 ``einsum`` of positions and θ_i, cos and sin concatenated, cast to the model's dtype); ``test_vllm_rotary.py`` checks that vLLM's own
+it (float32 ``einsum`` of positions and θ_i, cos and sin concatenated, cast to the model's dtype);
+``test_vllm_rotary.py`` checks that vLLM's own
 ``forward_native``, eager and compiled, gives the same results bit for bit.
 
 Checked: run eagerly in bfloat16 it is `rope_pipeline`'s "transformers" pipeline (each product and the sum rounded);

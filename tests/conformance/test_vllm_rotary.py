@@ -166,11 +166,18 @@ def test_dynamic_table_transcription_is_vllms_table(vllm):
     """test_vllm_dynamic_table's transcription gives vLLM's DynamicNTKScalingRotaryEmbedding table bit for bit."""
     from test_vllm_dynamic_table import vllm_dynamic_cos_sin_cache
 
-    for served in (512, 1024, 1536, 2048, 4096):  # below the edge, at it, between, at the trained length, above
-        parameters = {"rope_type": "dynamic", "rope_theta": 1e4, "factor": 2.0, "max_trained_positions": 2048}
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            real = vllm(128, served, parameters, quiet=False)
+    warn_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)  # torch warns of the complex cast once per process; here, at every build
+    try:
+        builds = {}
+        for served in (512, 1024, 1536, 2048, 4096):  # below the edge, at it, between, at the trained length, above
+            parameters = {"rope_type": "dynamic", "rope_theta": 1e4, "factor": 2.0, "max_trained_positions": 2048}
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                builds[served] = vllm(128, served, parameters, quiet=False), caught
+    finally:
+        torch.set_warn_always(warn_always)
+    for served, (real, caught) in builds.items():
         assert type(real).__name__ == "DynamicNTKScalingRotaryEmbedding"
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the same complex-cast warning, checked on vLLM's own build above
