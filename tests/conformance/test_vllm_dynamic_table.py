@@ -37,9 +37,14 @@ def vllm_dynamic_cos_sin_cache(served: int, trained: int, factor: float, dtype=t
 
 
 def test_served_below_half_gives_a_complex_base_and_one_warning():
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        scaled, inv_freq, cache = vllm_dynamic_cos_sin_cache(512, 2048, 2.0)
+    warn_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)  # torch warns of the complex cast once per process; here, whatever ran before
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            scaled, inv_freq, cache = vllm_dynamic_cos_sin_cache(512, 2048, 2.0)
+    finally:
+        torch.set_warn_always(warn_always)
     assert isinstance(scaled, complex) and inv_freq.is_complex()
     messages = [str(w.message) for w in caught]
     assert any("Casting complex values to real discards the imaginary part" in m for m in messages)
