@@ -233,7 +233,7 @@ def test_dynamic_ntk_kept_theta_grows_keeps_and_resets():
 
 
 def test_bfloat16_pipeline_sample_of_notebook_10():
-    """Notebook 10 §7's sample: 55 positions; Meta's spikes (one rounding near a tie) and its rise past 1e5;
+    """Notebook 10 §4's sample: 55 positions; Meta's spikes (one rounding near a tie) and its rise past 1e5;
     TF32 up to 2048 from the frequencies alone; the same peaks for Llama 3.1's frequencies."""
     from ropemath.models import llama31_frequencies, rope_pipeline, to_tf32
 

@@ -13,7 +13,7 @@ Also: ``torch_float32_theta`` is transformers' ``inv_freq`` and Meta's ``freqs``
 pow; the correctly rounded float32 θ_i is not).  And: how a model is cast decides the dtype of θ_i.
 ``model.to(torch.bfloat16)`` casts the ``inv_freq`` buffer
 to bfloat16 (θ_i with 8 significant bits: angles off by radians within a few thousand positions), while
-``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §7).
+``from_pretrained(..., dtype=torch.bfloat16)`` keeps it in float32 (notebook 10 §4).
 And: vLLM's table, ``torch.einsum("i,j -> ij", t, inv_freq)``, runs as an elementwise ``aten::mul``
 (a matmul would be open to TF32; the negative control is one).
 And: notebook 13 §5's recipe for Men et al.'s condition in the model's own cos/sin table (full and partial rotary,
@@ -263,7 +263,7 @@ def test_model_precision_recipe_per_layer_type_gemma3():
     ("torch.set_float32_matmul_precision('highest')", "ieee"),  # negative control: TF32 stays off
 ])
 def test_every_tf32_switch_shows_in_fp32_precision(switch, expected):
-    """Notebook 10 §7: after any of the three switches, torch 2.13 reports TF32 in one place (a fresh process each)."""
+    """Notebook 10 §4: after any of the three switches, torch 2.13 reports TF32 in one place (a fresh process each)."""
     code = f"import torch; {switch}; print(torch.backends.cuda.matmul.fp32_precision)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out[-1] == expected

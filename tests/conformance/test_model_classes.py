@@ -317,7 +317,7 @@ def test_dynamic_ntk_recomputes_inv_freq_per_decoding_step_past_the_original_len
 
 @pytest.mark.parametrize("lengths", [[1024, 512], [1024, 16, 512], [16, 300, 1024, 256, 100, 2048]])
 def test_dynamic_ntk_kept_theta_matches_the_rotary_module_over_successive_inputs(lengths):
-    """Notebook 10 §4.2: the theta a later input gets (grow past the cached length, reset below L)."""
+    """Notebook 10 §1.2: the theta a later input gets (grow past the cached length, reset below L)."""
     from transformers import LlamaConfig
     from transformers.models.llama import modeling_llama as mod
 
