@@ -198,8 +198,8 @@ def _search(L: int, d: int, start: float, rtol: float, max_steps: int) -> BaseBo
             if unc == 0:
                 proven = math.exp(u)
             step, unc = rtol, unc + 1
-        else:
-            step -= 4 * math.ulp(u + step)  # so that the rounded u + step stays inside the certified interval
+        else:  # inside the certified interval despite rounding: of G and the division (relative), of u + step (ulps)
+            step = step * (1 - 2.0**-40) - 4 * math.ulp(u + step)
         below = math.exp(u)
         u += step
         steps += 1
@@ -226,7 +226,9 @@ def base_lower_bound(
     and :math:`G_b(m)` only shrinks as ``b`` grows, so the condition fails for every base in
     :math:`[b,\ b\,e^{-C_b(m)/G_b(m)})`; the search steps to the end of the longest such
     interval among the witnesses it holds, with the computed :math:`C_b(m)` raised by
-    :func:`float64_error_budget` (so the step holds for the exact sum), and evaluates the base it lands on.  Witnesses
+    :func:`float64_error_budget` (so the step holds for the exact sum) and the step shortened by a relative
+    :math:`2^{-40}` and four ulps of :math:`\ln b` (so that rounding :math:`G_b(m)`, the division and the
+    next :math:`\ln b` cannot carry it past its interval), and evaluates the base it lands on.  Witnesses
     come from a full scan of all ``L`` positions, re-used while they still certify a step of
     at least 1e-4 in :math:`\ln b`.  The first base with no witness in a full scan is
     returned (``start`` itself if the condition already holds there).  Results are cached.
