@@ -292,6 +292,34 @@ def test_phi3_longrope_switches_at_the_original_length():
 
 
 
+def test_phi3_generate_recomputes_the_cache_at_the_switch_a_forward_loop_does_not():
+    """Notebook 10: generate drops the cache when the input first passes the original length (Phi-3's
+    prepare_inputs_for_generation) and matches decoding without a cache; a hand-written forward loop keeps the
+    short-factor keys and differs."""
+    from transformers import DynamicCache, Phi3Config, Phi3ForCausalLM
+
+    torch.manual_seed(0)
+    rope = {"rope_type": "longrope", "rope_theta": 10000.0, "short_factor": [1.0] * 16, "long_factor": [4.0] * 16,
+            "original_max_position_embeddings": 8}
+    config = Phi3Config(hidden_size=64, num_attention_heads=2, num_key_value_heads=2, num_hidden_layers=2,
+                        intermediate_size=32, vocab_size=32, max_position_embeddings=64,
+                        original_max_position_embeddings=8, rope_parameters=rope, pad_token_id=0)
+    model = Phi3ForCausalLM(config).eval()
+    ids = torch.randint(3, 32, (1, 6))
+    runs = {}
+    with torch.no_grad():
+        for use_cache in (True, False):  # 6 tokens, then 8 more: the switch at 9 tokens is inside the run
+            runs[use_cache] = model.generate(ids, max_new_tokens=8, do_sample=False, use_cache=use_cache,
+                                             output_scores=True, return_dict_in_generate=True, eos_token_id=None)
+        assert torch.equal(runs[True].sequences, runs[False].sequences)
+        assert max(float((a - b).abs().max()) for a, b in zip(runs[True].scores, runs[False].scores, strict=True)) < 1e-5
+        seq = runs[True].sequences[:, :9]  # negative control: prefill 8 tokens with a cache, then step to 9
+        prefill = model(seq[:, :8], past_key_values=DynamicCache(config=config), use_cache=True)
+        step = model(seq[:, 8:9], past_key_values=prefill.past_key_values, use_cache=True)
+        fresh = model(seq, use_cache=False).logits[0, -1]
+    assert float((step.logits[0, -1] - fresh).abs().max()) > 1e-3  # short-factor keys, long-factor query
+
+
 # --- dynamic NTK while decoding: what transformers recomputes, step by step -----------------------------------
 
 
