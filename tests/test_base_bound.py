@@ -129,6 +129,25 @@ def test_float64_error_budget_bounds_the_error_against_40_digit_sums():
     assert np.abs(c32 - exact).max() > 1000 * budget  # wrong variant: float32 angles break the budget
 
 
+def test_float64_error_budget_on_the_search_path_at_64k():
+    """The search's own sums, θ_i = exp(-w_i u) with u = ln b*, at L = 65536 on sampled positions and the worst one,
+    lie within the budget of a 40-digit reference; with θ_i rounded to float32 they do not."""
+    import mpmath
+
+    length = 65536
+    u = math.log(base_lower_bound(length, 128).base)
+    w = np.arange(0, 128, 2, dtype=np.float64) / 128
+    theta = np.exp(-w * u)  # as _search forms it
+    m = np.unique(np.concatenate([np.random.default_rng(0).integers(0, length, 1500), [length - 1]])).astype(float)
+    computed = np.cos(m[:, None] * theta).sum(axis=1)
+    with mpmath.workdps(40):
+        thetas = [mpmath.exp(-mpmath.mpf(2 * i) / 128 * mpmath.mpf(u)) for i in range(64)]
+        exact = np.array([float(mpmath.fsum(mpmath.cos(int(k) * t) for t in thetas)) for k in m])
+    assert np.abs(computed - exact).max() <= float64_error_budget(length)
+    theta32 = theta.astype(np.float32).astype(np.float64)  # wrong variant: θ_i rounded to float32
+    assert np.abs(np.cos(m[:, None] * theta32).sum(axis=1) - exact).max() > float64_error_budget(length)
+
+
 def test_2000_and_2048_share_b_star(bounds):
     """At the last base proven to fail for 2048 the lowest C_b(m) is at m = 1788 < 2000 (notebook 13)."""
     assert int(np.argmin(cosine_sum(np.arange(2048), 128, bounds[2048].proven_below))) == 1788

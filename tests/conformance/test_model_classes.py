@@ -312,7 +312,8 @@ def test_phi3_generate_recomputes_the_cache_at_the_switch_a_forward_loop_does_no
             runs[use_cache] = model.generate(ids, max_new_tokens=8, do_sample=False, use_cache=use_cache,
                                              output_scores=True, return_dict_in_generate=True, eos_token_id=None)
         assert torch.equal(runs[True].sequences, runs[False].sequences)
-        assert max(float((a - b).abs().max()) for a, b in zip(runs[True].scores, runs[False].scores, strict=True)) < 1e-5
+        pairs = zip(runs[True].scores, runs[False].scores, strict=True)
+        assert max(float((a - b).abs().max()) for a, b in pairs) < 1e-5
         seq = runs[True].sequences[:, :9]  # negative control: prefill 8 tokens with a cache, then step to 9
         prefill = model(seq[:, :8], past_key_values=DynamicCache(config=config), use_cache=True)
         step = model(seq[:, 8:9], past_key_values=prefill.past_key_values, use_cache=True)

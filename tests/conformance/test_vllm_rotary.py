@@ -153,10 +153,13 @@ def test_partial_rotary_and_sliding_layers_per_module(vllm):
     layers = [layer(local, True), layer(local, True), layer(full, False), types.SimpleNamespace()]  # last: placeholder
     model = types.SimpleNamespace(model=types.SimpleNamespace(layers=layers))
     mus = mu_per_module(model, L=8192, window=1024)
-    assert sorted(mus) == [0, 2]
-    assert abs(mus[0] - _exact(ropemath.frequencies(256, 10000.0), 8192, span=1024)) < 0.05  # about 13.9
-    assert abs(mus[2] - _exact(ropemath.frequencies(256, 1e6) / 8, 8192)) < 0.05
-    assert mu_in_vllm(local, 8192) < 0 < mus[0]  # wrong variant: the sliding layer read at full length
+    assert sorted(mus, key=str) == [(0, 1024), (2, None)]
+    assert abs(mus[0, 1024] - _exact(ropemath.frequencies(256, 10000.0), 8192, span=1024)) < 0.05  # about 13.9
+    assert abs(mus[2, None] - _exact(ropemath.frequencies(256, 1e6) / 8, 8192)) < 0.05
+    assert mu_in_vllm(local, 8192) < 0 < mus[0, 1024]  # wrong variant: the sliding layer read at full length
+    shared = [layer(local, True), layer(local, False)]  # one module for sliding and full layers (Gemma 2-style)
+    both = mu_per_module(types.SimpleNamespace(model=types.SimpleNamespace(layers=shared)), L=8192, window=1024)
+    assert sorted(both, key=str) == [(0, 1024), (1, None)]  # each span of a shared module counted
 
 
 # --- the transcriptions of notebook 10's other vLLM tests, against vLLM's own classes --------------------------
