@@ -210,3 +210,18 @@ def test_forward_native_eager_and_compiled_are_the_transcribed_pipelines(vllm):
     assert not torch.equal(compiled, eager)  # control: the two pipelines differ
     with pytest.raises(RuntimeError, match="index out of bounds"):  # past the table: the generated kernel's assert
         compiled_fn(torch.tensor([4096]), query[:1].clone(), None)
+
+
+def test_dynamic_with_alpha_builds_one_static_table_of_max_position_rows(vllm):
+    """A "dynamic" config with ``alpha`` goes to DynamicNTKAlphaRotaryEmbedding (``__init__.py`` lines 212-223): one
+    table of ``max_position`` rows, base ``b * alpha ** (d / (d - 2))`` whatever the input length."""
+    d, rows, base, alpha = 128, 4096, 10000.0, 1000.0
+    rope = vllm(d, rows, {"rope_type": "dynamic", "alpha": alpha, "rope_theta": base}, dtype=torch.float32)
+    assert type(rope).__name__ == "DynamicNTKAlphaRotaryEmbedding"
+    scaled = base * alpha ** (d / (d - 2))
+    inv_freq = 1.0 / scaled ** (torch.arange(0, d, 2, dtype=torch.float) / d)
+    angles = torch.outer(torch.arange(rows, dtype=torch.float), inv_freq)
+    assert rope.cos_sin_cache.shape == (rows, d)
+    assert torch.equal(rope.cos_sin_cache, torch.cat((angles.cos(), angles.sin()), dim=-1))
+    plain = vllm(d, rows, {"rope_type": "default", "rope_theta": base}, dtype=torch.float32)
+    assert not torch.allclose(rope.cos_sin_cache, plain.cos_sin_cache)  # control: alpha does change the table
