@@ -1,4 +1,4 @@
-"""vLLM 0.33.0's own rotary classes on CPU, read by notebook 13 §4.3's ``mu_in_vllm`` and ``mu_per_module``.
+"""vLLM 0.33.0's own rotary classes on CPU: notebook 13 §4.3's functions, and notebook 10's vLLM transcriptions.
 
 vLLM is installed with ``--no-deps`` (no torch 2.14, no CUDA, no compiled ``vllm._C``), so only its PyTorch code
 runs: ``get_rope`` builds the modules inside ``set_current_vllm_config`` with ``VLLM_TARGET_DEVICE=cpu``.  The two
@@ -6,7 +6,9 @@ functions are taken from the notebook's markdown cell and executed, so the test 
 Each table read in bfloat16 lands within 0.05 of μ computed in float64 from ropemath's θ_i (Phi-3's long
 table, whose entries exceed 1, within 0.1); each wrong variant
 (no division by ``mscale``, Phi-3's short rows while the server reads the long ones, a length past the table, a
-sliding layer read at full length) fails.  vLLM is imported inside the fixture, after every other conformance
+sliding layer read at full length) fails.  The transcriptions of ``test_vllm_dynamic_table.py`` and
+``test_vllm_compiled_rotation.py`` are checked against vLLM's own table and ``forward_native``, and a ``"dynamic"``
+config with ``alpha`` against its formula.  vLLM is imported inside the fixture, after every other conformance
 module has run its own imports, and its import-time warnings are not this test's subject.
 """
 
