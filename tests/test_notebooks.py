@@ -130,9 +130,9 @@ def cited_tests():
 
 
 def test_notebooks_cite_tests():
-    """Every appendix (09-11, 13) names the tests that pin its equations; the main path cites none."""
+    """Every appendix (09-11, 13, 14) names the tests that pin its equations; the main path cites none."""
     cited = {nb for nb, _, _ in cited_tests()}
-    appendices = {name for name in IDS if "09" <= name[:2] <= "11" or name[:2] == "13"}
+    appendices = {name for name in IDS if "09" <= name[:2] <= "11" or name[:2] in ("13", "14")}
     assert appendices <= cited, f"appendices citing no test: {sorted(appendices - cited)}"
     main_path_citing = (set(IDS) - appendices) & cited
     assert not main_path_citing, f"main-path notebooks citing tests: {sorted(main_path_citing)}"
