@@ -1,0 +1,119 @@
+"""Who builds the cos/sin table, in which dtype: notebook 04 §5's table, run where it can be run on CPU.
+
+vLLM 0.33.0 (``model_executor/layers/rotary_embedding/base.py``): ``get_rope`` builds ``cos_sin_cache`` once, at
+init (lines 58–63), from ``_compute_cos_sin_cache`` (lines 94–103): float32 ``einsum`` of positions
+``0 .. max_position_embeddings - 1`` and θ_i, stored as ``[cos | sin]`` with d/2 columns each, then cast to the
+module's dtype; ``forward_native`` rotates in the query's dtype.  transformers 5.24's ``LlamaRotaryEmbedding``
+returns cos/sin for the call's positions only, duplicated to d columns, in the activations' dtype.  torch 2.13
+leaves TF32 off for float32 matmul unless the user opts in.  Each check has a wrong variant that must fail.
+Meta's ``2 * max_seq_len`` rows (llama-models 0.3.0 ``llama3/model.py`` line 275) are read, not run: building
+its ``Transformer`` needs fairscale's model-parallel state.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+D, ROWS, BASE = 128, 4096, 10000.0
+
+
+@pytest.fixture(scope="module")
+def get_rope():
+    old = os.environ.get("VLLM_TARGET_DEVICE")
+    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import vllm
+            from vllm.config import VllmConfig, set_current_vllm_config
+            from vllm.model_executor.layers import rotary_embedding
+            config = VllmConfig()
+        assert vllm.__version__ == "0.33.0"
+
+        def build(dtype):
+            rotary_embedding._ROPE_DICT.clear()  # get_rope caches modules by arguments
+            with set_current_vllm_config(config), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return rotary_embedding.get_rope(D, ROWS, True, {"rope_type": "default", "rope_theta": BASE}, dtype)
+
+        yield build
+    finally:
+        if old is None:
+            os.environ.pop("VLLM_TARGET_DEVICE", None)
+        else:
+            os.environ["VLLM_TARGET_DEVICE"] = old
+
+
+def _angles(dtype):
+    inv_freq = 1.0 / (BASE ** (torch.arange(0, D, 2, dtype=dtype) / D))
+    return torch.arange(ROWS, dtype=dtype)[:, None] * inv_freq
+
+
+def test_vllm_table_rows_columns_and_dtype(get_rope):
+    rotary = get_rope(torch.bfloat16)
+    cache = rotary.cos_sin_cache
+    assert cache.shape == (ROWS, D) and cache.dtype == torch.bfloat16  # max_position_embeddings rows, the model dtype
+    assert cache.shape != (2 * ROWS, D)  # wrong variant: Meta's 2 * max_seq_len rows
+    angles = _angles(torch.float64)
+    cos_sin = torch.cat((angles.cos(), angles.sin()), dim=-1)  # [cos | sin], d/2 columns each
+    assert (cache.double() - cos_sin).abs().max() <= 2.0**-8  # within bfloat16 rounding of the exact values
+    duplicated = torch.cat((angles.cos(), angles.cos()), dim=-1)  # wrong variant: HF's cat(freqs, freqs) cosines
+    assert (cache.double() - duplicated).abs().max() > 0.5
+    with pytest.raises(IndexError):  # a table has a last row: position max_position_embeddings is not in it
+        rotary.forward_native(torch.tensor([ROWS]), torch.zeros(1, D, dtype=torch.bfloat16), None)
+    rotary.forward_native(torch.tensor([ROWS - 1]), torch.zeros(1, D, dtype=torch.bfloat16), None)  # the last row
+
+
+def test_vllm_table_is_computed_in_float32(get_rope):
+    cache = get_rope(torch.float32).cos_sin_cache  # no cast after the build
+    angles = _angles(torch.float32)
+    assert torch.equal(cache, torch.cat((angles.cos(), angles.sin()), dim=-1))  # float32 angles, bit for bit
+    exact = _angles(torch.float64)
+    rounded = torch.cat((exact.cos(), exact.sin()), dim=-1).float()  # wrong variant: float64 angles, rounded once
+    assert not torch.equal(cache, rounded)
+
+
+def test_vllm_rotates_in_the_query_dtype(get_rope):
+    rotary = get_rope(torch.bfloat16)
+    gen = torch.Generator().manual_seed(4)
+    positions = torch.arange(3000, 3064)
+    query = torch.randn(64, D, generator=gen).to(torch.bfloat16)
+    out, _ = rotary.forward_native(positions, query.clone(), None)
+    cos, sin = rotary.cos_sin_cache[positions].chunk(2, dim=-1)  # bfloat16 table rows
+    x1, x2 = query.chunk(2, dim=-1)
+    in_bf16 = torch.cat((x1 * cos - x2 * sin, x2 * cos + x1 * sin), dim=-1)  # every product rounded to bfloat16
+    assert out.dtype == torch.bfloat16 and torch.equal(out, in_bf16)
+    f1, f2, fc, fs = x1.float(), x2.float(), cos.float(), sin.float()
+    in_fp32 = torch.cat((f1 * fc - f2 * fs, f2 * fc + f1 * fs), dim=-1).to(torch.bfloat16)  # wrong variant
+    assert not torch.equal(out, in_fp32)
+
+
+def test_transformers_recomputes_for_the_call_positions():
+    import transformers
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    assert transformers.__version__ == "5.24.0"
+    config = LlamaConfig(hidden_size=D * 4, num_attention_heads=4, max_position_embeddings=ROWS, rope_theta=BASE)
+    rotary = LlamaRotaryEmbedding(config)
+    x = torch.zeros(1, 5, D, dtype=torch.bfloat16)
+    cos, sin = rotary(x, torch.tensor([[ROWS + 10, 0, 1, 2, 3]]))  # past max_position_embeddings: no table to end
+    assert cos.shape == (1, 5, D) and cos.dtype == sin.dtype == torch.bfloat16  # duplicated, activations' dtype
+    assert torch.equal(cos[..., : D // 2], cos[..., D // 2 :])  # cat(freqs, freqs)
+    assert cos.shape != (1, 5, D // 2) and cos.dtype != torch.float32  # wrong variants: vLLM's columns, float32
+
+
+def test_tf32_is_opt_in_for_float32_matmul():
+    before = torch.get_float32_matmul_precision()
+    assert before == "highest" and torch.backends.cuda.matmul.allow_tf32 is False  # the default: no TF32
+    try:
+        torch.set_float32_matmul_precision("high")  # the opt-in
+        assert torch.backends.cuda.matmul.allow_tf32 is True  # wrong variant: after opting in, TF32 is allowed
+    finally:
+        torch.set_float32_matmul_precision(before)
+    assert torch.backends.cuda.matmul.allow_tf32 is False
