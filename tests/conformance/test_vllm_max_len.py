@@ -1,0 +1,124 @@
+"""vLLM 0.33.0: the ``max_model_len`` it derives per rope type, and the rows of its cos/sin table (notebook 08 §2).
+
+``_get_and_verify_max_len`` (``vllm/config/model.py``, lines 2545-2684) is vLLM's own function, called here on CPU
+with a transformers 5.24 config built from a file in ``ropemath/models/published_configs`` and a stand-in for the
+one field it reads from the architecture config (``derived_max_model_len_and_key``, which for these models is
+``max_position_embeddings``: ``transformers_utils/model_arch_config_convertor.py``, lines 374-407).  The default
+length is multiplied by ``factor`` for ``linear``, ``dynamic`` and ``ntk``, not for ``llama3``, ``yarn``,
+``longrope`` (lines 2598-2634); LongRoPE defaults to ``original_max_position_embeddings`` (lines 2643-2650); a
+``--max-model-len`` above the derived length raises unless the config's ``model_max_length`` allows it (lines
+2657-2682).  The table sizes come from ``get_rope``'s modules, built as in ``test_vllm_rotary.py``.  Each check has a
+wrong variant that must fail: "multiply by the factor for every type", or a table as long as ``max_model_len``.
+"""
+
+from __future__ import annotations
+
+import os
+import types
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+from ropemath import published_config  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def vllm():
+    old = os.environ.get("VLLM_TARGET_DEVICE")
+    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import transformers
+            import vllm as package
+            from vllm.config import VllmConfig, set_current_vllm_config
+            from vllm.config.model import _get_and_verify_max_len
+            from vllm.model_executor.layers import rotary_embedding
+            from vllm.model_executor.layers.rotary_embedding import get_rope, phi3_long_rope_scaled_rope
+            config = VllmConfig()
+        assert package.__version__ == "0.33.0" and transformers.__version__ == "5.24.0"
+
+        def hf(name, cls, **changes):
+            values = {k: v for k, v in published_config(name).items() if not k.startswith("_")}
+            values.update(changes)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return getattr(transformers, cls)(**values)
+
+        def max_len(hf_config, user=None):
+            arch = types.SimpleNamespace(
+                derived_max_model_len_and_key=(hf_config.max_position_embeddings, "max_position_embeddings"))
+            return _get_and_verify_max_len(hf_config, arch, None, user, False, None)
+
+        def rows(hf_config, max_model_len):
+            """Rows of the cos/sin table of the module vLLM's Llama builds (max_position = max_position_embeddings)."""
+            real = phi3_long_rope_scaled_rope.get_current_vllm_config
+            patched = types.SimpleNamespace(model_config=types.SimpleNamespace(max_model_len=max_model_len))
+            phi3_long_rope_scaled_rope.get_current_vllm_config = lambda: patched
+            rotary_embedding._ROPE_DICT.clear()
+            head = hf_config.hidden_size // hf_config.num_attention_heads
+            try:
+                with set_current_vllm_config(config), warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    rope = get_rope(head, hf_config.max_position_embeddings, True, hf_config.rope_parameters,
+                                    torch.float32)
+            finally:
+                phi3_long_rope_scaled_rope.get_current_vllm_config = real
+            cache = getattr(rope, "long_short_cos_sin_cache", None)
+            return type(rope).__name__, int((cache if cache is not None else rope.cos_sin_cache).shape[0])
+
+        yield types.SimpleNamespace(hf=hf, max_len=max_len, rows=rows)
+    finally:
+        if old is None:
+            os.environ.pop("VLLM_TARGET_DEVICE", None)
+        else:
+            os.environ["VLLM_TARGET_DEVICE"] = old
+
+
+def test_factor_multiplies_linear_and_dynamic_only(vllm):
+    plain = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    linear = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", rope_scaling={"rope_type": "linear", "factor": 4.0})
+    dynamic = vllm.hf("llama2_7b_dynamic", "LlamaConfig")
+    llama31 = vllm.hf("llama3_1_8b_instruct", "LlamaConfig")
+    qwen_yarn = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")
+    phi3 = vllm.hf("phi3_mini_128k_instruct", "Phi3Config")
+    assert dynamic.rope_parameters["rope_type"] == "dynamic" and dynamic.rope_parameters["factor"] == 2.0
+    got = {name: vllm.max_len(c) for name, c in
+           {"default": plain, "linear": linear, "dynamic": dynamic, "llama3": llama31, "yarn": qwen_yarn,
+            "longrope": phi3}.items()}
+    assert got == {"default": 4096, "linear": 16384, "dynamic": 8192, "llama3": 131072, "yarn": 32768,
+                   "longrope": 4096}
+    # wrong variant: the factor applied to every type
+    every = {"llama3": 131072 * 8, "yarn": 32768 * 4, "longrope": 131072}
+    assert all(got[k] != v for k, v in every.items())
+    # an explicit length: Phi-3 may ask for its 131072; Qwen2.5 + YaRN may not ask for 4 x 32768
+    assert vllm.max_len(phi3, 131072) == 131072
+    with pytest.raises(ValueError, match="VLLM_ALLOW_LONG_MAX_MODEL_LEN"):
+        vllm.max_len(qwen_yarn, 131072)
+    assert vllm.max_len(qwen_yarn, 32768) == 32768
+
+
+def test_table_rows_against_the_accepted_length(vllm):
+    dynamic = vllm.hf("llama2_7b_dynamic", "LlamaConfig")
+    linear = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", rope_scaling={"rope_type": "linear", "factor": 4.0})
+    qwen_yarn = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")
+    llama31 = vllm.hf("llama3_1_8b_instruct", "LlamaConfig")
+    phi3 = vllm.hf("phi3_mini_128k_instruct", "Phi3Config")
+    table = {
+        "dynamic": vllm.rows(dynamic, vllm.max_len(dynamic)),
+        "linear": vllm.rows(linear, vllm.max_len(linear)),
+        "yarn": vllm.rows(qwen_yarn, vllm.max_len(qwen_yarn)),
+        "llama3": vllm.rows(llama31, vllm.max_len(llama31)),
+        "longrope": vllm.rows(phi3, 131072),
+    }
+    assert table == {
+        "dynamic": ("DynamicNTKScalingRotaryEmbedding", 4096),  # L rows, while 8192 tokens are accepted
+        "linear": ("LinearScalingRotaryEmbedding", 16384),  # f L rows = the accepted length
+        "yarn": ("YaRNScalingRotaryEmbedding", 131072),  # f x original rows, 32768 accepted
+        "llama3": ("Llama3RotaryEmbedding", 131072),
+        "longrope": ("Phi3LongRoPEScaledRotaryEmbedding", 4096 + 131072),  # short rows, then long ones
+    }
+    # wrong variant: a table as long as the accepted length, for dynamic NTK
+    assert table["dynamic"][1] != vllm.max_len(dynamic)
