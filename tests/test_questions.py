@@ -93,6 +93,7 @@ def test_torch_float32_theta_is_one_ulp_steps_and_moves_the_table_bracket():
 
 
 def test_identities_stated_in_notebook_10():
+    """Identities stated in notebooks 10 (§1 negative positions, §2 partial rotary) and 14 (the plus sign)."""
     rng = np.random.default_rng(0)
     q, k, v = rng.standard_normal((3, 16, 128))
     pos = np.arange(16)
@@ -196,7 +197,7 @@ def test_dynamic_ntk_decode_scores_stale_only_past_the_original_length():
 
 
 def test_dynamic_ntk_drift_sizes_of_notebook_10_hold_for_other_seeds():
-    """Notebook 10 section 4.2 prints one seed; the sizes it states hold for twelve."""
+    """Notebook 10 §1.2 prints one seed; the sizes it states hold for twelve."""
     from ropemath.models import dynamic_ntk_decode_scores
 
     def drift(q, keys, original_length=256):
