@@ -1,0 +1,167 @@
+"""Notebook 07's layout table, run: which pairs each engine rotates, model family by model family.
+
+vLLM 0.33.0 fixes the layout per model file (``is_neox_style=``, read at the cited lines and asserted here); each
+family's rotary module is then built with ``get_rope`` on CPU (``VLLM_TARGET_DEVICE=cpu``, as in
+``test_vllm_rotary.py``) and its ``forward_native`` compared with ``ropemath.partial_rotary`` in the layout the table
+states (True = half, False = interleaved), with the other layout as the wrong variant that must fail.  Building a
+whole attention layer needs vLLM's distributed state, so the flag is read from the model file, not from a built
+model.  Also run: Llama 4's load-time ``permute_qk_weight_for_rotary`` (= ``permute_for_half``), DeepSeek-V3's
+``k_pe`` order in transformers 5.24 (half order) vs vLLM (interleaved order), transformers' GGUF loader
+``_reverse_permute_weights`` (GGUF interleaved -> Hugging Face half, biases included), and GPT-NeoX's
+``rotary_pct`` landing in ``rope_parameters["partial_rotary_factor"]``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import types
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+from ropemath import partial_rotary, permute_for_half, permute_for_interleaved, to_half
+
+VLLM_SRC = Path("/work/wt/_read/vllm-0.33.0/vllm")
+TOL = 2e-3  # float32 tables at positions < 1024: angle error below 1e-4 rad, entries of size ~4
+
+# family: (vLLM file, line of `is_neox_style`, value, head size, rotary dim, base)
+FAMILIES = {
+    "Llama 2/3": ("llama.py", 241, True, 128, 128, 500000.0),
+    "Llama 4": ("llama4.py", 238, True, 128, 128, 500000.0),
+    "GPT-J": ("gpt_j.py", 102, False, 256, 64, 10000.0),
+    "Cohere": ("commandr.py", 231, False, 128, 128, 8000000.0),
+    "DeepSeek-V3 (MLA, k_pe)": ("deepseek_v2.py", 1126, False, 64, 64, 10000.0),
+}
+
+
+def _read_flag(filename: str, line: int) -> bool:
+    text = (VLLM_SRC / "model_executor" / "models" / filename).read_text().splitlines()[line - 1]
+    match = re.search(r"is_neox_style\s*=\s*(True|False)", text)
+    assert match, f"{filename}:{line} does not set is_neox_style: {text!r}"
+    return match.group(1) == "True"
+
+
+@pytest.fixture(scope="module")
+def vllm():
+    if not VLLM_SRC.is_dir():
+        pytest.skip("vLLM 0.33.0 source not present")
+    old = os.environ.get("VLLM_TARGET_DEVICE")
+    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import vllm as package
+            from vllm.config import VllmConfig, set_current_vllm_config
+            from vllm.model_executor.layers import rotary_embedding
+            from vllm.model_executor.layers.rotary_embedding import get_rope
+            config = VllmConfig()
+        assert package.__version__ == "0.33.0"
+
+        def build(head_size, rotary_dim, is_neox_style, base):
+            parameters = {"rope_type": "default", "rope_theta": base, "partial_rotary_factor": rotary_dim / head_size}
+            rotary_embedding._ROPE_DICT.clear()
+            with set_current_vllm_config(config), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return get_rope(head_size, 4096, is_neox_style, parameters, torch.float32)
+
+        yield build
+    finally:
+        if old is None:
+            os.environ.pop("VLLM_TARGET_DEVICE", None)
+        else:
+            os.environ["VLLM_TARGET_DEVICE"] = old
+
+
+def _run(module, q, m):
+    out, _ = module.forward_native(torch.from_numpy(m), torch.from_numpy(q.astype(np.float32)).clone(), None)
+    return out.double().numpy()
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+def test_vllm_layout_per_family(vllm, family):
+    filename, line, neox, head, rot, base = FAMILIES[family]
+    assert _read_flag(filename, line) is neox
+    rng = np.random.default_rng(sum(map(ord, family)))
+    m = rng.integers(0, 1024, size=16)
+    q = rng.standard_normal((16, 2 * head))  # two heads per token, flattened as vLLM takes them
+    out = _run(vllm(head, rot, neox, base), q, m).reshape(16, 2, head)
+    layout, wrong = ("half", "interleaved") if neox else ("interleaved", "half")
+    expected = partial_rotary(q.reshape(16, 2, head).transpose(1, 0, 2), m, rot, layout=layout, base=base)
+    assert np.abs(out - expected.transpose(1, 0, 2)).max() < TOL
+    other = partial_rotary(q.reshape(16, 2, head).transpose(1, 0, 2), m, rot, layout=wrong, base=base)
+    assert np.abs(out - other.transpose(1, 0, 2)).max() > 0.1  # wrong variant: the other layout
+
+
+def test_gpt_neox_runs_through_the_transformers_backend():
+    registry = (VLLM_SRC / "model_executor" / "models" / "registry.py").read_text().splitlines()
+    assert '"GPTNeoXForCausalLM": ("transformers", "TransformersForCausalLM")' in registry[753]
+    assert not (VLLM_SRC / "model_executor" / "models" / "gpt_neox.py").exists()
+    assert '"LlamaForCausalLM"' not in registry[753]  # wrong variant: another model on that line
+
+
+def test_llama4_permutes_q_k_at_load(vllm):
+    from vllm.model_executor.models.llama4 import Llama4ForCausalLM
+
+    lines = (VLLM_SRC / "model_executor" / "models" / "llama4.py").read_text().splitlines()
+    assert "per-block" in lines[813] and "not quantizing q/k_proj" in lines[814]  # llama4.py:814-815
+    fake = types.SimpleNamespace(config=types.SimpleNamespace(num_attention_heads=4, num_key_value_heads=2))
+    rng = np.random.default_rng(4)
+    w_q, w_k = rng.standard_normal((4 * 64, 32)), rng.standard_normal((2 * 64, 32))
+    permute = Llama4ForCausalLM.permute_qk_weight_for_rotary
+    _, q_loaded = permute(fake, "layers.0.attn.q_proj.weight", torch.from_numpy(w_q))
+    _, k_loaded = permute(fake, "layers.0.attn.k_proj.weight", torch.from_numpy(w_k))
+    assert np.array_equal(q_loaded.numpy(), permute_for_half(w_q, 4))
+    assert np.array_equal(k_loaded.numpy(), permute_for_half(w_k, 2))
+    assert not np.array_equal(k_loaded.numpy(), permute_for_half(w_k, 4))  # wrong variant: query head count
+    _, bias = permute(fake, "layers.0.attn.q_proj.bias", torch.arange(256.0))
+    assert np.array_equal(bias.numpy(), np.arange(256.0))  # biases are passed through unpermuted
+    # end to end: Meta's interleaved weights + Meta's rotation = permuted weights + vLLM's is_neox_style=True
+    x, m = rng.standard_normal((8, 32)), rng.integers(0, 1024, size=8)
+    meta = partial_rotary((x @ w_q.T).reshape(8, 4, 64).transpose(1, 0, 2), m, 64, layout="interleaved", base=500000.0)
+    rotary = vllm(64, 64, True, 500000.0)
+    served = _run(rotary, x @ q_loaded.numpy().T, m).reshape(8, 4, 64).transpose(1, 0, 2)
+    assert np.abs(served - to_half(meta)).max() < TOL
+    unpermuted = _run(rotary, x @ w_q.T, m).reshape(8, 4, 64).transpose(1, 0, 2)
+    assert np.abs(unpermuted - to_half(meta)).max() > 0.1  # wrong variant: load without the permutation
+
+
+def test_deepseek_k_pe_order_differs_between_engines(vllm):
+    from transformers.models.deepseek_v3.modeling_deepseek_v3 import apply_rotary_pos_emb_interleave
+
+    rng = np.random.default_rng(3)
+    k_pe, m = rng.standard_normal((16, 64)), rng.integers(0, 1024, size=16)
+    in_vllm = _run(vllm(64, 64, False, 10000.0), k_pe, m)
+    theta = 10000.0 ** (-np.arange(0, 64, 2) / 64)
+    angles = np.concatenate([np.outer(m, theta)] * 2, axis=-1)
+    cos, sin = (torch.from_numpy(f(angles))[None] for f in (np.cos, np.sin))
+    k = torch.from_numpy(k_pe)[None, None]
+    _, in_transformers = apply_rotary_pos_emb_interleave(k, k, cos, sin)
+    in_transformers = in_transformers[0, 0].numpy()
+    assert np.abs(in_transformers - to_half(in_vllm)).max() < TOL  # same pairs, half order in transformers
+    assert np.abs(in_transformers - in_vllm).max() > 0.1  # wrong variant: the caches hold the same order
+
+
+def test_gguf_loader_turns_interleaved_into_half():
+    from transformers.modeling_gguf_pytorch_utils import LlamaTensorProcessor
+
+    processor = LlamaTensorProcessor(config={"num_attention_heads": 4, "num_key_value_heads": 2})
+    rng = np.random.default_rng(9)
+    w_q, w_k, b_q = rng.standard_normal((256, 32)), rng.standard_normal((128, 32)), rng.standard_normal(256)
+    assert np.array_equal(processor.process(w_q, "blk.0.attn_q.weight").weights, permute_for_half(w_q, 4))
+    assert np.array_equal(processor.process(w_k, "blk.0.attn_k.weight").weights, permute_for_half(w_k, 2))
+    assert np.array_equal(processor.process(b_q, "blk.0.attn_q.bias").weights, permute_for_half(b_q, 4))
+    assert not np.array_equal(processor.process(w_q, "blk.0.attn_q.weight").weights, permute_for_interleaved(w_q, 4))
+
+
+def test_rotary_pct_moves_into_rope_parameters():
+    from transformers import GPTNeoXConfig
+
+    config = GPTNeoXConfig(rotary_pct=0.5)
+    assert config.rope_parameters["partial_rotary_factor"] == 0.5
+    assert GPTNeoXConfig().rope_parameters["partial_rotary_factor"] == 0.25
+    assert getattr(config, "rotary_pct", None) != 0.5  # wrong variant: still a top-level attribute
