@@ -3,7 +3,8 @@
 The notebook plots the maximum phase error of m·θ_i (d = 128, base 10000) for float32, bfloat16 and bfloat16 θ_i
 alone, and states: float32 angles stay under 2|m|2^-24 (0.016 rad at 131072), transformers' float32 θ_i too;
 bfloat16 cos/sin are off by at most 2^-9; bfloat16 is 0.31 rad off at position 256 and near π from 8192; bfloat16
-θ_i alone put the phase about 0.12 rad off at distance 100 and about 1.2 rad at 1000; float32 θ_i are harmless.
+θ_i alone put the phase about 0.12 rad off at distance 100 and about 1.2 rad at 1000; float32 θ_i are harmless;
+bfloat16 positions keep every 2nd integer from 256, every 4th from 512; float32 positions are exact up to 2^24.
 """
 
 from __future__ import annotations
@@ -66,3 +67,11 @@ def test_bfloat16_theta_alone():
         assert lo < wrapped(r * (THETA_BF16 - THETA)).max() < hi
     assert not wrapped(1000 * (THETA_BF16 - THETA)).max() < 0.5  # wrong variant: "harmless at 1000"
     assert wrapped(1000 * (round_to_format(THETA, "float32") - THETA)).max() < 1e-4  # float32 θ_i: harmless
+
+
+def test_integer_positions_grid():
+    # bfloat16 holds every integer up to 256, then every 2nd up to 512, every 4th up to 1024 (ties to even)
+    assert round_to_format(np.arange(254, 261), "bfloat16").astype(int).tolist() == [254, 255, 256, 256, 258, 260, 260]
+    assert round_to_format([1003, 997], "bfloat16").astype(int).tolist() == [1004, 996]
+    assert round_to_format([2**24 - 1, 2**24 + 1], "float32").tolist() == [2**24 - 1, 2**24]  # float32: exact to 2^24
+    assert round_to_format([257], "bfloat16")[0] != 257  # wrong variant: "exact up to 512"

@@ -165,3 +165,95 @@ def test_rotary_pct_moves_into_rope_parameters():
     assert config.rope_parameters["partial_rotary_factor"] == 0.5
     assert GPTNeoXConfig().rope_parameters["partial_rotary_factor"] == 0.25
     assert getattr(config, "rotary_pct", None) != 0.5  # wrong variant: still a top-level attribute
+
+
+# Families added to the table: transformers 5.24 file, line of the rotation, layout; vLLM 0.33.0 source of the flag.
+# `rotate_half` in each file is run on 0..7 (half: (-x4..-x7, x0..x3); GLM's: neighbours, (-x1, x0, -x3, x2, ...)).
+HF_ROTATIONS = {
+    "qwen2": (125, "half"), "qwen3": (160, "half"), "mistral": (79, "half"), "gemma2": (159, "half"),
+    "gemma3": (228, "half"), "phi3": (184, "half"), "stablelm": (134, "half"), "glm4": (189, "interleaved"),
+}
+
+
+@pytest.mark.parametrize("model", list(HF_ROTATIONS))
+def test_transformers_rotation_per_family(model):
+    import importlib
+
+    module = importlib.import_module(f"transformers.models.{model}.modeling_{model}")
+    line, layout = HF_ROTATIONS[model]
+    assert "rotate_half(" in Path(module.__file__).read_text().splitlines()[line - 1]
+    out = module.rotate_half(torch.arange(8.0)).tolist()
+    half, neighbours = [-4.0, -5.0, -6.0, -7.0, 0.0, 1.0, 2.0, 3.0], [-1.0, 0.0, -3.0, 2.0, -5.0, 4.0, -7.0, 6.0]
+    assert out == (half if layout == "half" else neighbours)
+    assert out != (neighbours if layout == "half" else half)  # wrong variant: the other layout
+
+
+def _get_rope_call(filename: str, line: int) -> str:
+    lines = (VLLM_SRC / "model_executor" / "models" / filename).read_text().splitlines()
+    assert "get_rope(" in lines[line - 1], f"{filename}:{line}"
+    return "\n".join(lines[line - 1 : line + 7]).split(")\n")[0]
+
+
+def test_vllm_flag_for_added_families(vllm):
+    import inspect
+
+    from vllm.model_executor.layers.rotary_embedding import get_rope
+    from vllm.model_executor.models.llama import LlamaAttention, LlamaForCausalLM
+    from vllm.model_executor.models.mistral import MistralAttention
+    from vllm.model_executor.models.phi3 import Phi3ForCausalLM
+
+    assert inspect.signature(get_rope).parameters["is_neox_style"].default is True  # rotary_embedding/__init__.py:35
+    for filename, line in (("qwen2.py", 179), ("qwen3.py", 123), ("stablelm.py", 149)):
+        assert "is_neox_style" not in _get_rope_call(filename, line)  # the default, True
+    assert "is_neox_style=False" in _get_rope_call("glm4.py", 111)  # wrong variant: GLM-4 sets it
+    assert _read_flag("gemma2.py", 151) is True and _read_flag("gemma3.py", 162) is True
+    assert _read_flag("glm4.py", 115) is False
+    assert issubclass(MistralAttention, LlamaAttention) and "_init_rotary_emb" not in MistralAttention.__dict__
+    assert issubclass(Phi3ForCausalLM, LlamaForCausalLM) and not issubclass(MistralAttention, Phi3ForCausalLM)
+    # GLM-4 as vLLM runs it: interleaved pairs on the first half of each head (partial_rotary_factor 0.5)
+    rng = np.random.default_rng(44)
+    m, q = rng.integers(0, 1024, size=16), rng.standard_normal((16, 128))
+    out = _run(vllm(128, 64, False, 10000.0), q, m)
+    assert np.abs(out - partial_rotary(q, m, 64, layout="interleaved", base=10000.0)).max() < TOL
+    assert np.abs(out - partial_rotary(q, m, 64, layout="half", base=10000.0)).max() > 0.1  # wrong variant
+
+
+def test_gguf_unpermutes_only_llama_and_vllm_has_no_gguf_format():
+    from transformers.modeling_gguf_pytorch_utils import TENSOR_PROCESSORS, LlamaTensorProcessor, TensorProcessor
+
+    llama_like = [a for a, cls in TENSOR_PROCESSORS.items() if issubclass(cls, LlamaTensorProcessor)]
+    assert llama_like == ["llama"]
+    w_q = np.random.default_rng(1).standard_normal((256, 32))
+    qwen2 = TENSOR_PROCESSORS.get("qwen2", TensorProcessor)(config={"num_attention_heads": 4, "num_key_value_heads": 2})
+    assert np.array_equal(qwen2.process(w_q, "blk.0.attn_q.weight").weights, w_q)  # a Qwen2 GGUF: not permuted
+    llama = TENSOR_PROCESSORS["llama"](config={"num_attention_heads": 4, "num_key_value_heads": 2})
+    assert not np.array_equal(llama.process(w_q, "blk.0.attn_q.weight").weights, w_q)  # wrong variant: llama is
+    formats = (VLLM_SRC / "model_executor" / "model_loader" / "__init__.py").read_text()
+    block = formats.split("LoadFormats = Literal[")[1].split("]")[0]
+    assert '"gguf"' not in block and '"safetensors"' in block  # vLLM 0.33.0: no GGUF load format
+
+
+def test_deepseek_rope_interleave_default_and_vllm_rotation_path():
+    from transformers import DeepseekV3Config
+
+    assert DeepseekV3Config().rope_interleave is True
+    assert DeepseekV3Config(rope_interleave=False).rope_interleave is False  # wrong variant: it is a switch
+    from transformers.models.deepseek_v3 import modeling_deepseek_v3
+
+    assert "if self.config.rope_interleave:" in Path(modeling_deepseek_v3.__file__).read_text().splitlines()[452]
+    if not VLLM_SRC.is_dir():
+        pytest.skip("vLLM 0.33.0 source not present")
+    config = (VLLM_SRC / "config" / "vllm.py").read_text().splitlines()
+    assert "enforce_eager" in config[1765] and "CompilationMode.NONE" in config[1766]  # eager: no compilation
+    assert 'backend == "inductor"' in config[1841] and 'append("none")' in config[1844]  # custom ops off
+    assert 'append("all")' in config[1846]  # otherwise (eager) on: forward_cuda
+    envs = (VLLM_SRC / "envs.py").read_text().splitlines()
+    assert 'VLLM_FLOAT32_MATMUL_PRECISION: Literal["highest", "high", "medium"] = "highest"' in envs[91]
+    worker = (VLLM_SRC / "v1" / "worker" / "gpu_worker.py").read_text().splitlines()
+    assert "torch.set_float32_matmul_precision(precision)" in worker[219]
+    assert '= "high"' not in envs[91]  # wrong variant: TF32 by default
+
+
+def test_torch_tf32_off_by_default():
+    assert torch.get_float32_matmul_precision() == "highest" and torch.backends.cuda.matmul.allow_tf32 is False
+    assert torch.get_float32_matmul_precision() != "high"  # wrong variant: TF32 on by default
