@@ -10,7 +10,7 @@ variant gives the second request different keys.  (3) ``cos_sin_cache`` is built
 (``_compute_cos_sin_cache``, ``rotary_embedding/base.py`` l.94–103) and rounded once to the model's dtype (l.58–63):
 float32 entries equal cos/sin of the float32 products, which below position 32768 lie closer to cos/sin of the
 float64 angles than bfloat16's rounding (up to 2^-9) moves them; a table from float64 angles (the wrong variant)
-differs at large positions.
+differs at large positions.  (4) DeepSeek's scaling rotary keeps a float32 table on its FlashInfer path.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ def vllm():
                 return get_rope(HEAD, max_position, True, {"rope_type": "default", "rope_theta": base}, dtype)
 
         build.root = Path(package.__file__).parent
+        build.config = config
         yield build
     finally:
         if old is None:
@@ -132,3 +133,33 @@ def test_cos_sin_cache_float32_angles_rounded_once(vllm):
     assert (table16.double() - exact).abs().max().item() <= bf16_rounding + fp32_error
     # wrong variant: a table from float64 angles is not vLLM's
     assert not torch.equal(table32, exact.float())
+
+
+def test_deepseek_flashinfer_path_keeps_a_float32_table(vllm, monkeypatch):
+    """(4) The base class rounds the table to the model's dtype unless ``use_flashinfer`` (``base.py`` l.58–63);
+    ``DeepseekScalingRotaryEmbedding`` sets it on CUDA with FlashInfer (``deepseek_scaling_rope.py`` l.56–62).  No
+    CUDA here: the three conditions are patched to true, then the table stays float32; unpatched (the wrong variant
+    for a CUDA FlashInfer deployment), it is bfloat16 like the base class's."""
+    from types import SimpleNamespace
+
+    from vllm.config import set_current_vllm_config
+    from vllm.model_executor.layers.rotary_embedding import deepseek_scaling_rope as ds
+
+    source = (vllm.root / "model_executor" / "layers" / "rotary_embedding" / "deepseek_scaling_rope.py").read_text()
+    assert "self.use_flashinfer = (" in source.splitlines()[55]  # line 56, 1-based
+    base_source = (vllm.root / "model_executor" / "layers" / "rotary_embedding" / "base.py").read_text().splitlines()
+    assert "if not self.use_flashinfer:" in base_source[59] and "cache = cache.to(dtype)" in base_source[60]
+
+    def build():
+        with set_current_vllm_config(vllm.config), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ds.DeepseekScalingRotaryEmbedding(HEAD, HEAD, 512, 10000.0, True, 4.0, torch.bfloat16)
+
+    plain = build()
+    assert not plain.use_flashinfer and plain.cos_sin_cache.dtype == torch.bfloat16
+    monkeypatch.setattr(ds, "current_platform", SimpleNamespace(is_cuda=lambda: True))
+    monkeypatch.setattr(ds, "has_flashinfer", lambda: True)
+    monkeypatch.setattr(ds.DeepseekScalingRotaryEmbedding, "enabled", classmethod(lambda cls: True))
+    flashinfer = build()
+    assert flashinfer.use_flashinfer and flashinfer.cos_sin_cache.dtype == torch.float32
+    assert torch.equal(flashinfer.cos_sin_cache.to(torch.bfloat16), plain.cos_sin_cache)  # same table, one rounding
