@@ -13,6 +13,7 @@ model.  Also run: Llama 4's load-time ``permute_qk_weight_for_rotary`` (= ``perm
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import types
@@ -26,7 +27,8 @@ torch = pytest.importorskip("torch", reason="the conformance extra is not instal
 
 from ropemath import partial_rotary, permute_for_half, permute_for_interleaved, to_half
 
-VLLM_SRC = Path("/work/wt/_read/vllm-0.33.0/vllm")
+_VLLM_SPEC = importlib.util.find_spec("vllm")  # the installed package's own sources, read without importing it
+VLLM_SRC = Path(_VLLM_SPEC.origin).parent if _VLLM_SPEC and _VLLM_SPEC.origin else Path("vllm-not-installed")
 TOL = 2e-3  # float32 tables at positions < 1024: angle error below 1e-4 rad, entries of size ~4
 
 # family: (vLLM file, line of `is_neox_style`, value, head size, rotary dim, base)
@@ -252,6 +254,25 @@ def test_deepseek_rope_interleave_default_and_vllm_rotation_path():
     worker = (VLLM_SRC / "v1" / "worker" / "gpu_worker.py").read_text().splitlines()
     assert "torch.set_float32_matmul_precision(precision)" in worker[219]
     assert '= "high"' not in envs[91]  # wrong variant: TF32 by default
+
+
+def test_vllm_angle_table_is_elementwise_not_a_matmul():
+    """vLLM's ``einsum("i,j -> ij", t, inv_freq)`` (base.py L99) runs a multiply, not a matrix product: no TF32."""
+    from torch.profiler import ProfilerActivity, profile
+
+    def kernels(equation, *operands):
+        with profile(activities=[ProfilerActivity.CPU]) as prof:
+            torch.einsum(equation, *operands)
+        return {e.key for e in prof.key_averages()}
+
+    t, inv_freq = torch.arange(4096, dtype=torch.float32), torch.rand(64)
+    outer = kernels("i,j -> ij", t, inv_freq)
+    assert "aten::mul" in outer and not outer & {"aten::mm", "aten::bmm", "aten::matmul"}
+    product = kernels("ij,jk -> ik", torch.rand(8, 8), torch.rand(8, 8))  # wrong variant: a contraction
+    assert product & {"aten::mm", "aten::bmm"}
+    if VLLM_SRC.is_dir():
+        base = (VLLM_SRC / "model_executor" / "layers" / "rotary_embedding" / "base.py").read_text().splitlines()
+        assert 'torch.einsum("i,j -> ij", t, inv_freq)' in base[98]
 
 
 def test_torch_tf32_off_by_default():
