@@ -1,4 +1,5 @@
-"""vLLM 0.33.0: the ``max_model_len`` it derives per rope type, and the rows of its cos/sin table (notebook 08 §2).
+"""vLLM 0.33.0: the ``max_model_len`` it derives per rope type, the rows of its cos/sin table, the tables shared
+through ``_ROPE_DICT``, and the fixes for YaRN, dynamic NTK and LongRoPE (notebook 08 §6).
 
 ``_get_and_verify_max_len`` (``vllm/config/model.py``, lines 2545-2684) is vLLM's own function, called here on CPU
 with a transformers 5.24 config built from a file in ``ropemath/models/published_configs`` and a stand-in for the
@@ -52,24 +53,29 @@ def vllm():
                 derived_max_model_len_and_key=(hf_config.max_position_embeddings, "max_position_embeddings"))
             return _get_and_verify_max_len(hf_config, arch, None, user, False, None)
 
-        def rows(hf_config, max_model_len):
-            """Rows of the cos/sin table of the module vLLM's Llama builds (max_position = max_position_embeddings)."""
+        def module(hf_config, max_model_len, clear=True, rope_parameters=None):
+            """The rotary module vLLM's Llama builds (max_position = max_position_embeddings)."""
             real = phi3_long_rope_scaled_rope.get_current_vllm_config
             patched = types.SimpleNamespace(model_config=types.SimpleNamespace(max_model_len=max_model_len))
             phi3_long_rope_scaled_rope.get_current_vllm_config = lambda: patched
-            rotary_embedding._ROPE_DICT.clear()
+            if clear:
+                rotary_embedding._ROPE_DICT.clear()
             head = hf_config.hidden_size // hf_config.num_attention_heads
             try:
                 with set_current_vllm_config(config), warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    rope = get_rope(head, hf_config.max_position_embeddings, True, hf_config.rope_parameters,
-                                    torch.float32)
+                    return get_rope(head, hf_config.max_position_embeddings, True,
+                                    rope_parameters or hf_config.rope_parameters, torch.float32)
             finally:
                 phi3_long_rope_scaled_rope.get_current_vllm_config = real
+
+        def rows(hf_config, max_model_len):
+            """Rows of the cos/sin table of that module."""
+            rope = module(hf_config, max_model_len)
             cache = getattr(rope, "long_short_cos_sin_cache", None)
             return type(rope).__name__, int((cache if cache is not None else rope.cos_sin_cache).shape[0])
 
-        yield types.SimpleNamespace(hf=hf, max_len=max_len, rows=rows)
+        yield types.SimpleNamespace(hf=hf, max_len=max_len, rows=rows, module=module, cache=rotary_embedding._ROPE_DICT)
     finally:
         if old is None:
             os.environ.pop("VLLM_TARGET_DEVICE", None)
@@ -122,3 +128,33 @@ def test_table_rows_against_the_accepted_length(vllm):
     }
     # wrong variant: a table as long as the accepted length, for dynamic NTK
     assert table["dynamic"][1] != vllm.max_len(dynamic)
+
+
+def test_layers_with_equal_settings_share_one_table(vllm):
+    """``get_rope`` memoises its modules in ``_ROPE_DICT`` (``rotary_embedding/__init__.py`` lines 29, 74-85, 351)."""
+    llama = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    first = vllm.module(llama, 4096)
+    second = vllm.module(llama, 4096, clear=False)  # a second layer, same settings
+    other = vllm.module(llama, 4096, clear=False, rope_parameters=dict(llama.rope_parameters, rope_theta=5e5))
+    assert second is first and len(vllm.cache) == 2  # one table per distinct setting, not per layer
+    # wrong variant: a different base shares the table
+    assert other is not first and not torch.equal(other.cos_sin_cache, first.cos_sin_cache)
+
+
+def test_the_fixes_stay_inside_the_table(vllm, monkeypatch):
+    """Qwen2.5 + YaRN: allow a long max_model_len, or raise max_position_embeddings (config/model.py 2610-2612,
+    2657-2682); dynamic NTK: max_model_len = L; Phi-3: max_model_len <= L_o keeps the short list (phi3 l. 51-56)."""
+    qwen_yarn = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")
+    table = vllm.rows(qwen_yarn, 32768)[1]
+    monkeypatch.setenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")
+    assert vllm.max_len(qwen_yarn, 131072) == 131072 == table  # allowed, inside the table
+    assert vllm.max_len(qwen_yarn, 262144) == 262144 > table  # wrong variant: the flag does not check the table
+    monkeypatch.delenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN")
+    raised = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config", max_position_embeddings=131072)
+    assert vllm.max_len(raised) == 131072 == vllm.rows(raised, 131072)[1]  # default length = table, not x factor
+    assert vllm.max_len(raised) != 4 * 131072  # wrong variant: the factor applied again
+    dynamic = vllm.hf("llama2_7b_dynamic", "LlamaConfig")
+    assert vllm.max_len(dynamic, 4096) == 4096 == vllm.rows(dynamic, 4096)[1]  # --max-model-len L: every row exists
+    assert vllm.max_len(dynamic) > vllm.rows(dynamic, 4096)[1]  # wrong variant: the default length
+    phi3 = vllm.hf("phi3_mini_128k_instruct", "Phi3Config")
+    assert not vllm.module(phi3, 4096).use_long_rope and vllm.module(phi3, 4097).use_long_rope
