@@ -17,9 +17,7 @@ Each check has a wrong variant that must fail.  Float32 throughout; bounds are s
 from __future__ import annotations
 
 import math
-import os
 import types
-import warnings
 
 import pytest
 
@@ -28,35 +26,19 @@ pytest.importorskip("transformers", reason="the conformance extra is not install
 WARNINGS = ("DeprecationWarning", "FutureWarning", "UserWarning")
 pytestmark = [pytest.mark.filterwarnings(f"ignore::{w}") for w in WARNINGS]
 
+import vllm_cpu
+
 ROUNDING = 1e-5  # float32 angles up to position 255 and products of unit-size numbers: far below this
 
 
 @pytest.fixture(scope="module")
 def vllm():
-    old = os.environ.get("VLLM_TARGET_DEVICE")
-    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import vllm as package
-            from vllm.config import VllmConfig, set_current_vllm_config
-            from vllm.model_executor.layers import rotary_embedding
-            from vllm.model_executor.layers.rotary_embedding import get_rope
-            config = VllmConfig()
-        assert package.__version__ == "0.33.0"
+    with vllm_cpu.loaded() as ns:
 
         def build(head_size, max_position, parameters, **kwargs):
-            rotary_embedding._ROPE_DICT.clear()  # get_rope caches modules by arguments
-            with set_current_vllm_config(config), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return get_rope(head_size, max_position, True, dict(parameters), torch.float32, **kwargs)
+            return vllm_cpu.build_rope(ns, head_size, max_position, parameters, dtype=torch.float32, **kwargs)
 
-        yield types.SimpleNamespace(build=build, package=package)
-    finally:
-        if old is None:
-            os.environ.pop("VLLM_TARGET_DEVICE", None)
-        else:
-            os.environ["VLLM_TARGET_DEVICE"] = old
+        yield types.SimpleNamespace(build=build, package=ns.package)
 
 
 def _rotate(cos, sin, x):

@@ -14,16 +14,16 @@ model.  Also run: Llama 4's load-time ``permute_qk_weight_for_rotary`` (= ``perm
 from __future__ import annotations
 
 import importlib.util
-import os
 import re
 import types
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+import vllm_cpu
 
 from ropemath import partial_rotary, permute_for_half, permute_for_interleaved, to_half
 
@@ -52,31 +52,13 @@ def _read_flag(filename: str, line: int) -> bool:
 def vllm():
     if not VLLM_SRC.is_dir():
         pytest.skip("vLLM 0.33.0 source not present")
-    old = os.environ.get("VLLM_TARGET_DEVICE")
-    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import vllm as package
-            from vllm.config import VllmConfig, set_current_vllm_config
-            from vllm.model_executor.layers import rotary_embedding
-            from vllm.model_executor.layers.rotary_embedding import get_rope
-            config = VllmConfig()
-        assert package.__version__ == "0.33.0"
+    with vllm_cpu.loaded() as ns:
 
         def build(head_size, rotary_dim, is_neox_style, base):
-            parameters = {"rope_type": "default", "rope_theta": base, "partial_rotary_factor": rotary_dim / head_size}
-            rotary_embedding._ROPE_DICT.clear()
-            with set_current_vllm_config(config), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return get_rope(head_size, 4096, is_neox_style, parameters, torch.float32)
+            return vllm_cpu.build_rope(ns, head_size, 4096, {"rope_type": "default", "rope_theta": base},
+                                       dtype=torch.float32, is_neox_style=is_neox_style, rotary_dim=rotary_dim)
 
         yield build
-    finally:
-        if old is None:
-            os.environ.pop("VLLM_TARGET_DEVICE", None)
-        else:
-            os.environ["VLLM_TARGET_DEVICE"] = old
 
 
 def _run(module, q, m):

@@ -12,41 +12,23 @@ its ``Transformer`` needs fairscale's model-parallel state.
 
 from __future__ import annotations
 
-import os
-import warnings
-
 import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+import vllm_cpu
 
 D, ROWS, BASE = 128, 4096, 10000.0
 
 
 @pytest.fixture(scope="module")
 def get_rope():
-    old = os.environ.get("VLLM_TARGET_DEVICE")
-    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import vllm
-            from vllm.config import VllmConfig, set_current_vllm_config
-            from vllm.model_executor.layers import rotary_embedding
-            config = VllmConfig()
-        assert vllm.__version__ == "0.33.0"
+    with vllm_cpu.loaded() as ns:
 
         def build(dtype):
-            rotary_embedding._ROPE_DICT.clear()  # get_rope caches modules by arguments
-            with set_current_vllm_config(config), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return rotary_embedding.get_rope(D, ROWS, True, {"rope_type": "default", "rope_theta": BASE}, dtype)
+            return vllm_cpu.build_rope(ns, D, ROWS, {"rope_type": "default", "rope_theta": BASE}, dtype=dtype)
 
         yield build
-    finally:
-        if old is None:
-            os.environ.pop("VLLM_TARGET_DEVICE", None)
-        else:
-            os.environ["VLLM_TARGET_DEVICE"] = old
 
 
 def _angles(dtype):
@@ -117,3 +99,40 @@ def test_tf32_is_opt_in_for_float32_matmul():
     finally:
         torch.set_float32_matmul_precision(before)
     assert torch.backends.cuda.matmul.allow_tf32 is False
+
+
+MATMULS = {"aten::mm", "aten::bmm", "aten::matmul", "aten::addmm", "aten::baddbmm"}
+
+
+def _ops(fn):
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        fn()
+    return {e.key for e in prof.key_averages()}
+
+
+def test_no_table_builder_runs_a_matrix_product(get_rope):
+    """None of the three forms the angles with a matrix product (so TF32 cannot reach them): transformers 5.24's
+    ``LlamaRotaryEmbedding.forward`` (modeling_llama.py L111, elementwise), vLLM's ``_compute_cos_sin_cache``
+    (base.py L99, ``einsum("i,j -> ij")``) and Meta's ``precompute_freqs_cis`` (llama3/model.py L70, ``torch.outer``).
+    Wrong variant: transformers 4.38–5.18's ``inv_freq_expanded @ position_ids_expanded`` does run one."""
+    from llama_models.llama3.model import precompute_freqs_cis
+    from transformers import LlamaConfig
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    config = LlamaConfig(hidden_size=D * 4, num_attention_heads=4, max_position_embeddings=ROWS, rope_theta=BASE)
+    hf = LlamaRotaryEmbedding(config)
+    x, position_ids = torch.zeros(1, 8, D), torch.arange(8)[None]
+    vllm_rope = get_rope(torch.float32)
+    builders = {
+        "transformers 5.24": lambda: hf(x, position_ids),
+        "vLLM 0.33.0": vllm_rope._compute_cos_sin_cache,
+        "llama-models 0.3.0": lambda: precompute_freqs_cis(D, 2 * ROWS, BASE),
+    }
+    for name, build in builders.items():
+        ops = _ops(build)
+        assert "aten::mul" in ops and not ops & MATMULS, (name, ops)
+    inv_freq_expanded = hf.inv_freq[None, :, None].float().expand(1, -1, 1)
+    old = _ops(lambda: inv_freq_expanded @ position_ids[:, None, :].float())  # wrong variant: the 4.38–5.18 form
+    assert old & MATMULS

@@ -14,7 +14,6 @@ wrong variant that must fail: "multiply by the factor for every type", or a tabl
 
 from __future__ import annotations
 
-import os
 import types
 import warnings
 
@@ -22,24 +21,19 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
 
+import vllm_cpu
+
 from ropemath import published_config  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def vllm():
-    old = os.environ.get("VLLM_TARGET_DEVICE")
-    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
-    try:
+    with vllm_cpu.loaded() as ns:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             import transformers
-            import vllm as package
-            from vllm.config import VllmConfig, set_current_vllm_config
             from vllm.config.model import _get_and_verify_max_len
-            from vllm.model_executor.layers import rotary_embedding
-            from vllm.model_executor.layers.rotary_embedding import get_rope, phi3_long_rope_scaled_rope
-            config = VllmConfig()
-        assert package.__version__ == "0.33.0" and transformers.__version__ == "5.24.0"
+        assert transformers.__version__ == "5.24.0"
 
         def hf(name, cls, **changes):
             values = {k: v for k, v in published_config(name).items() if not k.startswith("_")}
@@ -55,19 +49,10 @@ def vllm():
 
         def module(hf_config, max_model_len, clear=True, rope_parameters=None):
             """The rotary module vLLM's Llama builds (max_position = max_position_embeddings)."""
-            real = phi3_long_rope_scaled_rope.get_current_vllm_config
-            patched = types.SimpleNamespace(model_config=types.SimpleNamespace(max_model_len=max_model_len))
-            phi3_long_rope_scaled_rope.get_current_vllm_config = lambda: patched
-            if clear:
-                rotary_embedding._ROPE_DICT.clear()
             head = hf_config.hidden_size // hf_config.num_attention_heads
-            try:
-                with set_current_vllm_config(config), warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    return get_rope(head, hf_config.max_position_embeddings, True,
-                                    rope_parameters or hf_config.rope_parameters, torch.float32)
-            finally:
-                phi3_long_rope_scaled_rope.get_current_vllm_config = real
+            return vllm_cpu.build_rope(ns, head, hf_config.max_position_embeddings,
+                                       rope_parameters or hf_config.rope_parameters, dtype=torch.float32,
+                                       patch_phi3=True, max_model_len=max_model_len, clear=clear)
 
         def rows(hf_config, max_model_len):
             """Rows of the cos/sin table of that module."""
@@ -75,12 +60,8 @@ def vllm():
             cache = getattr(rope, "long_short_cos_sin_cache", None)
             return type(rope).__name__, int((cache if cache is not None else rope.cos_sin_cache).shape[0])
 
-        yield types.SimpleNamespace(hf=hf, max_len=max_len, rows=rows, module=module, cache=rotary_embedding._ROPE_DICT)
-    finally:
-        if old is None:
-            os.environ.pop("VLLM_TARGET_DEVICE", None)
-        else:
-            os.environ["VLLM_TARGET_DEVICE"] = old
+        yield types.SimpleNamespace(hf=hf, max_len=max_len, rows=rows, module=module,
+                                    cache=ns.rotary_embedding._ROPE_DICT)
 
 
 def test_factor_multiplies_linear_and_dynamic_only(vllm):
@@ -158,3 +139,15 @@ def test_the_fixes_stay_inside_the_table(vllm, monkeypatch):
     assert vllm.max_len(dynamic) > vllm.rows(dynamic, 4096)[1]  # wrong variant: the default length
     phi3 = vllm.hf("phi3_mini_128k_instruct", "Phi3Config")
     assert not vllm.module(phi3, 4096).use_long_rope and vllm.module(phi3, 4097).use_long_rope
+
+
+def test_exercise_2_dynamic_config(vllm):
+    """Notebook 08's exercise 2: ``max_position_embeddings`` 2048, ``dynamic`` with factor 4, no ``--max-model-len``."""
+    config = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", max_position_embeddings=2048,
+                     rope_scaling={"rope_type": "dynamic", "factor": 4.0})
+    accepted = vllm.max_len(config)
+    name, rows = vllm.rows(config, accepted)
+    assert (name, rows, accepted) == ("DynamicNTKScalingRotaryEmbedding", 2048, 8192)
+    assert accepted - rows == 6144  # accepted positions without a table row
+    # wrong variants: a table as long as the accepted length; an accepted length not multiplied by the factor
+    assert rows != accepted and accepted != config.max_position_embeddings

