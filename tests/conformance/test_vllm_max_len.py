@@ -151,3 +151,48 @@ def test_exercise_2_dynamic_config(vllm):
     assert accepted - rows == 6144  # accepted positions without a table row
     # wrong variants: a table as long as the accepted length; an accepted length not multiplied by the factor
     assert rows != accepted and accepted != config.max_position_embeddings
+
+
+def test_transformers_dynamic_reset_needs_max_position_at_most_L_minus_2(vllm):
+    """transformers 5.24 ``modeling_rope_utils.py`` line 113: plain theta again only when ``max(position_ids) + 1 <
+    L`` (after a growth past L).  A call whose largest position is L - 1 keeps the scaled theta'."""
+    import transformers
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+
+    L = 16
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        config = transformers.LlamaConfig(max_position_embeddings=L, hidden_size=64, num_attention_heads=1,
+                                          rope_scaling={"rope_type": "dynamic", "factor": 2.0})
+    rope = LlamaRotaryEmbedding(config)
+    plain = rope.inv_freq.clone()
+    x = torch.zeros(1, 1, 64)
+
+    def call(last):
+        rope(x, torch.arange(last + 1)[None])
+        return torch.equal(rope.inv_freq, plain)
+
+    assert not call(4 * L - 1)  # growth past L: scaled theta'
+    assert not call(L - 1)  # largest position L - 1: seq_len = L is not < L, theta' kept
+    # wrong variant: "plain theta once every position lies below L" would have reset on the call above
+    assert call(L - 2)  # largest position L - 2: reset to plain theta
+
+
+def test_ntk_type_and_yarn_rows_past_the_default_length(vllm):
+    """vLLM 0.33.0 ``ntk`` (``ntk_scaling_rope.py`` lines 32-36): theta_i f^(-2(i+1)/d), pair 0 moved too.  Qwen2.5 +
+    YaRN: the rows between the default 32768 and the table's 131072 are finite, not the "nan" of the flag's warning
+    (``config/model.py`` line 2672)."""
+    import numpy as np
+
+    llama = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    f, d = 4.0, 128
+    rope = vllm.module(llama, 4096, rope_parameters={"rope_type": "ntk", "factor": f, "rope_theta": 1e4})
+    got = rope._compute_inv_freq(rope.base).double().numpy()
+    i = np.arange(d // 2)
+    theta = 1e4 ** (-2 * i / d)
+    assert np.allclose(got, theta * f ** (-2 * (i + 1) / d), rtol=1e-6, atol=0)
+    assert not np.allclose(got, theta * f ** (-2 * i / (d - 2)), rtol=1e-3, atol=0)  # wrong variant: NTK-aware
+    qwen_yarn = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")
+    cache = vllm.module(qwen_yarn, 131072).cos_sin_cache
+    assert cache.shape[0] == 131072 and torch.isfinite(cache[32768:]).all()
+    assert not torch.equal(cache[40000], cache[0])  # wrong variant: rows past 32768 copies of row 0 (no position)
