@@ -6,7 +6,8 @@
 2. Qwen2-VL / Qwen2.5-VL M-RoPE: vLLM's ``MRotaryEmbedding`` rotates q and k as transformers' rotary module for
    positions laid out ``[3, tokens]`` (rows t, h, w); its table has ``4 * max_position`` rows; with three equal rows
    it is plain RoPE.
-3. fp8 e4m3: torch 2.13's CPU cast saturates to ±448 (inf too; NaN stays NaN); vLLM's default k_scale is 1.0.
+3. fp8 e4m3: torch 2.13's CPU cast saturates to ±448 (inf too; NaN stays NaN); vLLM's default k_scale is 1.0;
+   ``--kv-cache-dtype auto`` resolves a ModelOpt checkpoint's KV-cache scheme to fp8_e4m3 or nvfp4.
 4. Phi-3 ``generate`` with left padding: the cache is dropped by slot count (``input_ids.shape[1]``), the factors are
    picked by position (``max(position_ids) + 1``), so a padded prompt keeps short-factor keys past the switch and its
    logits leave the unpadded run's there.
@@ -184,6 +185,25 @@ def test_vllm_default_kv_scales_are_one(vllm):
     stored = (torch.tensor([1000.0]) / layer._k_scale).to(torch.float8_e4m3fn).float() * layer._k_scale
     assert stored.item() == 448.0  # a key of 1000 divided by the default scale and stored: 448
     assert stored.item() != 1000.0  # wrong variant: "the default scale keeps it"
+
+
+def test_vllm_auto_kv_cache_dtype_follows_the_checkpoint(vllm):
+    """`--kv-cache-dtype auto` resolves from a ModelOpt checkpoint's KV-cache scheme: fp8 -> e4m3, 4-bit float -> nvfp4
+    (0.33.0 `utils/torch_utils.py`, lines 78-81, 443-516)."""
+    from vllm.utils.torch_utils import resolve_kv_cache_dtype_string
+
+    def resolve(kv, dtype="auto"):
+        hf = types.SimpleNamespace(quantization_config={"quant_method": "modelopt", "quantization": kv})
+        return resolve_kv_cache_dtype_string(dtype, types.SimpleNamespace(hf_config=hf))
+
+    assert resolve({"kv_cache_quant_algo": "FP8"}) == "fp8_e4m3"
+    assert resolve({"kv_cache_quant_algo": "NVFP4"}) == "nvfp4"
+    assert resolve({"kv_cache_scheme": {"num_bits": 4, "type": "float"}}) == "nvfp4"
+    assert resolve({"kv_cache_scheme": {"dynamic": False, "num_bits": 8, "type": "float"}}) == "fp8_e4m3"
+    assert resolve({}) == "auto"  # no KV-cache scheme: the model's dtype
+    assert resolve({"kv_cache_quant_algo": "NVFP4"}, "bfloat16") == "bfloat16"  # an explicit value wins
+    wrong = "fp8_e4m3"  # wrong variant: "auto gives fp8 or the model's dtype, never 4 bits"
+    assert resolve({"kv_cache_scheme": {"num_bits": 4, "type": "float"}}) != wrong
 
 
 # --- 4. Phi-3 generate with left padding -------------------------------------------------------------------------

@@ -6,8 +6,9 @@ init (lines 58–63), from ``_compute_cos_sin_cache`` (lines 94–103): float32 
 module's dtype; ``forward_native`` rotates in the query's dtype.  transformers 5.24's ``LlamaRotaryEmbedding``
 returns cos/sin for the call's positions only, duplicated to d columns, in the activations' dtype.  torch 2.13
 leaves TF32 off for float32 matmul unless the user opts in.  Each check has a wrong variant that must fail.
-Meta's ``2 * max_seq_len`` rows (llama-models 0.3.0 ``llama3/model.py`` line 275) are read, not run: building
-its ``Transformer`` needs fairscale's model-parallel state.
+``max_model_len`` may pass the table (``model_max_length``, ``VLLM_ALLOW_LONG_MAX_MODEL_LEN``); partial rotary
+has ``rotary_dim/2`` columns each.  Meta's ``2 * max_seq_len`` rows (llama-models 0.3.0 ``llama3/model.py`` line
+275) are read, not run: building its ``Transformer`` needs fairscale's model-parallel state.
 """
 
 from __future__ import annotations
@@ -136,3 +137,40 @@ def test_no_table_builder_runs_a_matrix_product(get_rope):
     inv_freq_expanded = hf.inv_freq[None, :, None].float().expand(1, -1, 1)
     old = _ops(lambda: inv_freq_expanded @ position_ids[:, None, :].float())  # wrong variant: the 4.38–5.18 form
     assert old & MATMULS
+
+
+def test_vllm_table_has_rotary_dim_columns():
+    """Partial rotary: ``_compute_inv_freq`` uses ``rotary_dim`` (base.py L86-90), so the table has ``rotary_dim/2``
+    cosine and ``rotary_dim/2`` sine columns, not d/2 each.  Wrong variant: a table of d columns."""
+    with vllm_cpu.loaded() as ns:
+        rotary = vllm_cpu.build_rope(ns, D, ROWS, {"rope_type": "default", "rope_theta": BASE}, dtype=torch.float32,
+                                     rotary_dim=D // 2)
+    assert rotary.rotary_dim == D // 2 and rotary.cos_sin_cache.shape == (ROWS, D // 2)
+    assert rotary.cos_sin_cache.shape != (ROWS, D)  # wrong variant: d/2 columns each
+
+
+def test_vllm_max_model_len_may_pass_the_table(monkeypatch):
+    """``_get_and_verify_max_len`` (vllm/config/model.py L2657-2683, 0.33.0): a ``max_model_len`` above the
+    config's length is refused, unless the config's ``model_max_length`` allows it or
+    ``VLLM_ALLOW_LONG_MAX_MODEL_LEN=1`` is set (then only a warning: RoPE positions past it "lead to nan").
+    Wrong variant: without either, the same request raises."""
+    import types
+
+    from transformers import LlamaConfig
+
+    with vllm_cpu.loaded():
+        from vllm.config.model import _get_and_verify_max_len
+
+        def max_len(config, user):
+            arch = types.SimpleNamespace(derived_max_model_len_and_key=(ROWS, "max_position_embeddings"))
+            return _get_and_verify_max_len(config, arch, None, user, False, None)
+
+        config = LlamaConfig(hidden_size=D * 4, num_attention_heads=4, max_position_embeddings=ROWS, rope_theta=BASE)
+        monkeypatch.delenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", raising=False)
+        with pytest.raises(ValueError, match="lead to nan"):  # wrong variant: past the table, no escape hatch
+            max_len(config, 2 * ROWS)
+        config.model_max_length = 2 * ROWS
+        assert max_len(config, 2 * ROWS) == 2 * ROWS  # config.json's model_max_length allows it
+        config.model_max_length = None
+        monkeypatch.setenv("VLLM_ALLOW_LONG_MAX_MODEL_LEN", "1")
+        assert max_len(config, 4 * ROWS) == 4 * ROWS  # the environment variable allows it: no check of the table

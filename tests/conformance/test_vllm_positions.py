@@ -11,6 +11,7 @@ variant gives the second request different keys.  (3) ``cos_sin_cache`` is built
 float32 entries equal cos/sin of the float32 products, which below position 32768 lie closer to cos/sin of the
 float64 angles than bfloat16's rounding (up to 2^-9) moves them; a table from float64 angles (the wrong variant)
 differs at large positions.  (4) DeepSeek's scaling rotary keeps a float32 table on its FlashInfer path.
+(5) For §2: transformers 5.24's SDPA GQA dispatch (``use_gqa_in_sdpa``) and its numbers.
 """
 
 from __future__ import annotations
@@ -146,3 +147,31 @@ def test_deepseek_flashinfer_path_keeps_a_float32_table(vllm, monkeypatch):
     flashinfer = build()
     assert flashinfer.use_flashinfer and flashinfer.cos_sin_cache.dtype == torch.float32
     assert torch.equal(flashinfer.cos_sin_cache.to(torch.bfloat16), plain.cos_sin_cache)  # same table, one rounding
+
+
+def test_transformers_sdpa_gqa_dispatch(monkeypatch):
+    """(5) Notebook 06 §2: transformers 5.24's ``use_gqa_in_sdpa`` (``integrations/sdpa_attention.py`` l.42–51) on a
+    device that is neither XPU nor MPS reads the key/value heads in place only with no attention mask and equal key and
+    value head dims <= 256; ``TRANSFORMERS_SDPA_FORCE_GQA=1`` forces it.  In-place GQA computes the same layer as
+    ``repeat_kv`` (to float32 rounding); the wrong grouping (``tile``: head mod H_kv) does not."""
+    from transformers.integrations import sdpa_attention as sd
+
+    monkeypatch.delenv("TRANSFORMERS_SDPA_FORCE_GQA", raising=False)
+    assert not sd._is_torch_xpu_available and not sd._is_torch_mps_available
+    gen = torch.Generator().manual_seed(62)
+    q = torch.randn(1, 8, 5, 128, generator=gen)
+    k, v = torch.randn(2, 1, 2, 5, 128, generator=gen)
+    mask = torch.ones(1, 1, 5, 5, dtype=torch.bool)
+    assert sd.use_gqa_in_sdpa(None, k, v)
+    assert not sd.use_gqa_in_sdpa(mask, k, v)  # a mask (a padded batch): copies
+    assert not sd.use_gqa_in_sdpa(None, k, v[..., :64])  # unequal head dims
+    wide = torch.zeros(1, 2, 5, 320)
+    assert not sd.use_gqa_in_sdpa(None, wide, wide)  # head dim > 256
+    monkeypatch.setenv("TRANSFORMERS_SDPA_FORCE_GQA", "1")
+    assert sd.use_gqa_in_sdpa(mask, k, v)
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    in_place = sdpa(q, k, v, is_causal=True, enable_gqa=True)
+    copied = sdpa(q, sd.repeat_kv(k, 4), sd.repeat_kv(v, 4), is_causal=True)
+    assert (in_place - copied).abs().max() <= 1e-5
+    wrong = sdpa(q, k.repeat(1, 4, 1, 1), v.repeat(1, 4, 1, 1), is_causal=True)  # head mod H_kv
+    assert (wrong - copied).abs().max() > 0.1
