@@ -7,7 +7,8 @@ states (True = half, False = interleaved), with the other layout as the wrong va
 whole attention layer needs vLLM's distributed state, so the flag is read from the model file, not from a built
 model.  Also run: Llama 4's load-time ``permute_qk_weight_for_rotary`` (= ``permute_for_half``), DeepSeek-V3's
 ``k_pe`` order in transformers 5.24 (half order) vs vLLM (interleaved order), transformers' GGUF loader
-``_reverse_permute_weights`` (GGUF interleaved -> Hugging Face half, biases included), and GPT-NeoX's
+``_reverse_permute_weights`` (GGUF interleaved -> Hugging Face half, biases included), vLLM's Flint GGUF reader
+(unpermuted, half rotation; read), and GPT-NeoX's
 ``rotary_pct`` landing in ``rope_parameters["partial_rotary_factor"]``.
 """
 
@@ -215,6 +216,22 @@ def test_gguf_unpermutes_only_llama_and_vllm_has_no_gguf_format():
     formats = (VLLM_SRC / "model_executor" / "model_loader" / "__init__.py").read_text()
     block = formats.split("LoadFormats = Literal[")[1].split("]")[0]
     assert '"gguf"' not in block and '"safetensors"' in block  # vLLM 0.33.0: no GGUF load format
+
+
+def test_vllm_flint_gguf_reader_is_half_and_kernel_flags():
+    """vLLM 0.33.0's one GGUF reader (Flint) maps attn_q/attn_k unpermuted into a neox (half) rotation; flags passed."""
+    if not VLLM_SRC.is_dir():
+        pytest.skip("vLLM 0.33.0 source not present")
+    gguf = (VLLM_SRC / "models" / "flint" / "gguf_nvfp4.py").read_text()
+    lines = gguf.splitlines()
+    assert '"attn_q": "self_attn.q_proj"' in lines[36] and '"attn_k": "self_attn.k_proj"' in lines[37]
+    assert "permute" not in gguf and "transpose(" not in gguf  # no q/k row permutation anywhere in the reader
+    flint = (VLLM_SRC / "models" / "flint" / "model.py").read_text().splitlines()
+    assert flint[292].strip() == "assert self.rotary_emb.is_neox_style"
+    assert flint[292].strip() != "assert not self.rotary_emb.is_neox_style"  # wrong variant: interleaved
+    common = (VLLM_SRC / "model_executor" / "layers" / "rotary_embedding" / "common.py").read_text().splitlines()
+    assert common[233].strip() == "interleaved = not self.is_neox_style" and common[98].strip() == "is_neox=is_neox,"
+    assert common[233].strip() != "interleaved = self.is_neox_style"  # wrong variant: flag not negated
 
 
 def test_deepseek_rope_interleave_default_and_vllm_rotation_path():
