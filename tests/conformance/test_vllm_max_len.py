@@ -64,13 +64,22 @@ def vllm():
                                     cache=ns.rotary_embedding._ROPE_DICT)
 
 
-def test_factor_multiplies_linear_and_dynamic_only(vllm):
-    plain = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
-    linear = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", rope_scaling={"rope_type": "linear", "factor": 4.0})
-    dynamic = vllm.hf("llama2_7b_dynamic", "LlamaConfig")
-    llama31 = vllm.hf("llama3_1_8b_instruct", "LlamaConfig")
-    qwen_yarn = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")
-    phi3 = vllm.hf("phi3_mini_128k_instruct", "Phi3Config")
+@pytest.fixture(scope="module")
+def configs(vllm):
+    """One published config per rope type (Llama 2 with a linear block added), as transformers 5.24 loads them."""
+    return types.SimpleNamespace(
+        plain=vllm.hf("llama2_7b_chat_hf", "LlamaConfig"),
+        linear=vllm.hf("llama2_7b_chat_hf", "LlamaConfig", rope_scaling={"rope_type": "linear", "factor": 4.0}),
+        dynamic=vllm.hf("llama2_7b_dynamic", "LlamaConfig"),
+        llama31=vllm.hf("llama3_1_8b_instruct", "LlamaConfig"),
+        qwen_yarn=vllm.hf("qwen2_5_7b_yarn", "Qwen2Config"),
+        phi3=vllm.hf("phi3_mini_128k_instruct", "Phi3Config"),
+    )
+
+
+def test_factor_multiplies_linear_and_dynamic_only(vllm, configs):
+    plain, linear, dynamic = configs.plain, configs.linear, configs.dynamic
+    llama31, qwen_yarn, phi3 = configs.llama31, configs.qwen_yarn, configs.phi3
     assert dynamic.rope_parameters["rope_type"] == "dynamic" and dynamic.rope_parameters["factor"] == 2.0
     got = {name: vllm.max_len(c) for name, c in
            {"default": plain, "linear": linear, "dynamic": dynamic, "llama3": llama31, "yarn": qwen_yarn,
@@ -87,12 +96,9 @@ def test_factor_multiplies_linear_and_dynamic_only(vllm):
     assert vllm.max_len(qwen_yarn, 32768) == 32768
 
 
-def test_table_rows_against_the_accepted_length(vllm):
-    dynamic = vllm.hf("llama2_7b_dynamic", "LlamaConfig")
-    linear = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", rope_scaling={"rope_type": "linear", "factor": 4.0})
-    qwen_yarn = vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")
-    llama31 = vllm.hf("llama3_1_8b_instruct", "LlamaConfig")
-    phi3 = vllm.hf("phi3_mini_128k_instruct", "Phi3Config")
+def test_table_rows_against_the_accepted_length(vllm, configs):
+    dynamic, linear, qwen_yarn, llama31, phi3 = (configs.dynamic, configs.linear, configs.qwen_yarn, configs.llama31,
+                                                 configs.phi3)
     table = {
         "dynamic": vllm.rows(dynamic, vllm.max_len(dynamic)),
         "linear": vllm.rows(linear, vllm.max_len(linear)),
