@@ -115,6 +115,33 @@ def test_llama4_permutes_q_k_at_load(vllm):
     assert np.abs(unpermuted - to_half(meta)).max() > 0.1  # wrong variant: load without the permutation
 
 
+
+def _dequant_blocks(q, scales, block=128):  # per-block dequantization: one scale per block x block tile
+    return q * np.kron(scales, np.ones((block, block)))
+
+
+def test_block_quantized_q_k_permute_within_blocks_but_llama4_loader_cannot(vllm):
+    """The row permutation stays inside one 128-row block when head_dim divides 128, so block scales can stay put;
+    vLLM 0.33.0's Llama 4 loader still reshapes any multi-element weight_scale per row (llama4.py:816-838) and fails."""
+    from vllm.model_executor.models.llama4 import Llama4ForCausalLM
+
+    rng = np.random.default_rng(12)
+    for d_head, n_heads, fits in [(64, 4, True), (128, 2, True), (256, 2, False), (96, 4, False)]:
+        q = rng.integers(-127, 128, size=(n_heads * d_head, 256)).astype(np.float64)  # quantized values
+        scales = rng.uniform(0.5, 2.0, size=(n_heads * d_head // 128, 2))  # one scale per 128x128 block
+        same = np.array_equal(_dequant_blocks(permute_for_half(q, n_heads), scales),
+                              permute_for_half(_dequant_blocks(q, scales), n_heads))
+        assert same == fits  # wrong variants: head_dim 256 or 96 moves rows across a block boundary
+    lines = (VLLM_SRC / "model_executor" / "models" / "llama4.py").read_text().splitlines()
+    assert "numel() > 1" in lines[818] and "view(n_heads, f_out // n_heads // 2, 2, f_in)" in lines[835]
+    fake = types.SimpleNamespace(config=types.SimpleNamespace(num_attention_heads=2, num_key_value_heads=2))
+    permute = Llama4ForCausalLM.permute_qk_weight_for_rotary
+    with pytest.raises(RuntimeError):  # block scales (2 x 2) for 2 heads of 128: the per-row view fails
+        permute(fake, "layers.0.attn.q_proj.weight_scale", torch.ones(2, 2))
+    per_row = rng.uniform(0.5, 2.0, size=(256, 1))  # wrong variant: per-channel scales load and are permuted
+    _, loaded = permute(fake, "layers.0.attn.q_proj.weight_scale", torch.from_numpy(per_row))
+    assert np.array_equal(loaded.numpy(), permute_for_half(per_row, 2))
+
 def test_deepseek_k_pe_order_differs_between_engines(vllm):
     from transformers.models.deepseek_v3.modeling_deepseek_v3 import apply_rotary_pos_emb_interleave
 
@@ -233,6 +260,28 @@ def test_vllm_flint_gguf_reader_is_half_and_kernel_flags():
     assert common[233].strip() == "interleaved = not self.is_neox_style" and common[98].strip() == "is_neox=is_neox,"
     assert common[233].strip() != "interleaved = self.is_neox_style"  # wrong variant: flag not negated
 
+
+
+def test_cos_sin_table_dtype_exceptions_and_transformers_hub_kernel():
+    """vLLM 0.33.0's cos/sin table takes get_rope's dtype (base.py:61), except FlashInfer (base.py:60, read); Flint asks
+    for float32 (flint/model.py:291). transformers 5.24's apply_rotary_pos_emb is a Hub-kernel hook (read)."""
+    if not VLLM_SRC.is_dir():
+        pytest.skip("vLLM 0.33.0 source not present")
+    with vllm_cpu.loaded() as ns:
+        tables = {dt: vllm_cpu.build_rope(ns, 128, 4096, {"rope_type": "default", "rope_theta": 10000.0}, dtype=dt)
+                  .cos_sin_cache.dtype for dt in (torch.float32, torch.bfloat16)}
+    assert tables == {torch.float32: torch.float32, torch.bfloat16: torch.bfloat16}
+    assert tables[torch.bfloat16] != torch.float32  # wrong variant: the table always stays float32
+    base = (VLLM_SRC / "model_executor" / "layers" / "rotary_embedding" / "base.py").read_text().splitlines()
+    assert base[59].strip() == "if not self.use_flashinfer:" and base[60].strip() == "cache = cache.to(dtype)"
+    flint = (VLLM_SRC / "models" / "flint" / "model.py").read_text().splitlines()
+    assert flint[290].strip() == "dtype=torch.float32," and flint[289].strip() != "dtype=torch.float32,"
+    import transformers.models.llama.modeling_llama as llama
+
+    lines = Path(llama.__file__).read_text().splitlines()
+    assert lines[125] == '@use_kernel_forward_from_hub("rotary_pos_emb")'
+    assert lines[126].startswith("def apply_rotary_pos_emb(")
+    assert not lines[124].startswith("@use_kernel")  # wrong variant: the decorator one line up
 
 def test_deepseek_rope_interleave_default_and_vllm_rotation_path():
     from transformers import DeepseekV3Config

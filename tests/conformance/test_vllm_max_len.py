@@ -202,3 +202,36 @@ def test_ntk_type_and_yarn_rows_past_the_default_length(vllm):
     cache = vllm.module(qwen_yarn, 131072).cos_sin_cache
     assert cache.shape[0] == 131072 and torch.isfinite(cache[32768:]).all()
     assert not torch.equal(cache[40000], cache[0])  # wrong variant: rows past 32768 copies of row 0 (no position)
+
+
+def test_notebook_helper_matches_vllm(vllm):
+    """Notebook 08's ``vllm_lengths`` (the §6 table's vLLM columns, which exercise 2 uses) against vLLM's own
+    ``_get_and_verify_max_len`` and ``get_rope``, for every type it accepts."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parents[2] / "notebooks" / "08_stretch_the_context.ipynb").read_text())["cells"]
+    code = [text for text in ("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+            if "def vllm_lengths" in text]
+    assert len(code) == 1
+    ns: dict = {}
+    exec(code[0].split("\n\n\nfor ")[0], ns)  # the function only
+    helper = ns["vllm_lengths"]
+    cases = {  # published config name, transformers class, changes
+        "default": ("llama2_7b_chat_hf", "LlamaConfig", {}),
+        "linear": ("llama2_7b_chat_hf", "LlamaConfig", {"rope_scaling": {"rope_type": "linear", "factor": 4.0}}),
+        "dynamic": ("llama2_7b_dynamic", "LlamaConfig", {}),
+        "exercise 2": ("llama2_7b_chat_hf", "LlamaConfig",
+                       {"max_position_embeddings": 2048, "rope_scaling": {"rope_type": "dynamic", "factor": 4.0}}),
+        "llama3": ("llama3_1_8b_instruct", "LlamaConfig", {}),
+        "yarn": ("qwen2_5_7b_yarn", "Qwen2Config", {}),
+    }
+    for label, (name, cls, changes) in cases.items():
+        raw = dict(published_config(name), **changes)
+        hf_config = vllm.hf(name, cls, **changes)
+        accepted = vllm.max_len(hf_config)
+        assert helper(raw) == (vllm.rows(hf_config, accepted)[1], accepted), label
+    # wrong variant: a helper that multiplies the default length by the factor for every type
+    raw = published_config("qwen2_5_7b_yarn")
+    wrong = int(raw["rope_scaling"]["factor"] * raw["max_position_embeddings"])
+    assert wrong != vllm.max_len(vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")) == helper(raw)[1]
