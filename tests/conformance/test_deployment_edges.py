@@ -10,7 +10,8 @@
    ``--kv-cache-dtype auto`` resolves a ModelOpt checkpoint's KV-cache scheme to fp8_e4m3 or nvfp4.
 4. Phi-3 ``generate`` with left padding: the cache is dropped by slot count (``input_ids.shape[1]``), the factors are
    picked by position (``max(position_ids) + 1``), so a padded prompt keeps short-factor keys past the switch and its
-   logits leave the unpadded run's there.
+   logits leave the unpadded run's there.  With ``padding="longest"`` the widest row has no pads: the drop fires at the
+   batch's switch, and a shorter row gets the long factors early.  ``auto`` leaves llm-compressor's scheme unresolved.
 
 Each check has a wrong variant that must fail.  Float32 throughout; bounds are stated at each assert.
 """
@@ -201,6 +202,11 @@ def test_vllm_auto_kv_cache_dtype_follows_the_checkpoint(vllm):
     assert resolve({"kv_cache_scheme": {"num_bits": 4, "type": "float"}}) == "nvfp4"
     assert resolve({"kv_cache_scheme": {"dynamic": False, "num_bits": 8, "type": "float"}}) == "fp8_e4m3"
     assert resolve({}) == "auto"  # no KV-cache scheme: the model's dtype
+    # llm-compressor: not resolved here ("auto"); attention.py, lines 287-291, then picks "fp8" (read)
+    compressed = types.SimpleNamespace(quantization_config={"quant_method": "compressed-tensors",
+                                                            "kv_cache_scheme": {"num_bits": 4, "type": "float"}})
+    assert resolve_kv_cache_dtype_string("auto", types.SimpleNamespace(hf_config=compressed)) == "auto"
+    assert resolve({"kv_cache_scheme": {"num_bits": 4, "type": "float"}}) != "auto"  # wrong variant: ModelOpt alike
     assert resolve({"kv_cache_quant_algo": "NVFP4"}, "bfloat16") == "bfloat16"  # an explicit value wins
     wrong = "fp8_e4m3"  # wrong variant: "auto gives fp8 or the model's dtype, never 4 bits"
     assert resolve({"kv_cache_scheme": {"num_bits": 4, "type": "float"}}) != wrong
@@ -241,6 +247,7 @@ def phi3():
                                  output_scores=True, return_dict_in_generate=True, eos_token_id=None, pad_token_id=0)
         return out, list(calls)
 
+    generate.model = model
     return generate
 
 
@@ -271,3 +278,29 @@ def test_phi3_padding_below_the_switch_recomputes_early_by_slot_count(phi3):
     assert [c for c in calls if c[0] > 1] == [(30, 19), (33, 22)]  # the re-prefill at position 22, not 32
     gaps = _step_gaps(unpadded, padded)
     assert max(gaps[:13]) < ROUNDING and min(gaps[13:]) > 1e-3  # and none at the switch: stale keys from step 13
+
+
+def test_phi3_padding_longest_drops_at_the_batch_switch_and_moves_short_rows_early(phi3):
+    """``padding="longest"``: the widest row has no pads, so the slot count is its position and the drop fires at the
+    batch's switch; a shorter row gets the long factors when the widest row passes OMP, ten positions early."""
+    model = phi3.model
+    prompt = torch.randint(3, 32, (2, 20), generator=torch.Generator().manual_seed(3))
+    ids, mask = prompt.clone(), torch.ones_like(prompt)
+    ids[1, :10], mask[1, :10] = 0, 0  # row 1: 10 real tokens, left-padded to the widest row's 20
+
+    def run(i, m):
+        with torch.no_grad():
+            return model.generate(i, attention_mask=m, max_new_tokens=20, do_sample=False, output_scores=True,
+                                  return_dict_in_generate=True, eos_token_id=None, pad_token_id=0)
+
+    batch = run(ids, mask)
+    alone = [run(prompt[:1], mask[:1]), run(prompt[1:, 10:], mask[1:, 10:])]  # each row by itself, unpadded
+
+    def gaps(row):
+        return [float((x[row] - y[0]).abs().max()) for x, y in zip(batch.scores, alone[row].scores, strict=True)]
+
+    wide, short = gaps(0), gaps(1)
+    assert max(wide) < ROUNDING  # the widest row: recomputed exactly at its switch, as when run alone
+    assert max(short[:13]) < ROUNDING  # row 1 before the batch's switch (step 13: row 0 at position 32)
+    assert min(short[13:]) > 1e-3  # from step 13 (row 1 at position 22) long factors, ten positions early
+    assert max(short[13:]) >= ROUNDING  # wrong variant "the short row is unaffected" fails
