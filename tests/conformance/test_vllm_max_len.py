@@ -42,10 +42,10 @@ def vllm():
                 warnings.simplefilter("ignore")
                 return getattr(transformers, cls)(**values)
 
-        def max_len(hf_config, user=None):
+        def max_len(hf_config, user=None, tokenizer_config=None):
             arch = types.SimpleNamespace(
                 derived_max_model_len_and_key=(hf_config.max_position_embeddings, "max_position_embeddings"))
-            return _get_and_verify_max_len(hf_config, arch, None, user, False, None)
+            return _get_and_verify_max_len(hf_config, arch, tokenizer_config, user, False, None)
 
         def module(hf_config, max_model_len, clear=True, rope_parameters=None):
             """The rotary module vLLM's Llama builds (max_position = max_position_embeddings)."""
@@ -148,15 +148,18 @@ def test_the_fixes_stay_inside_the_table(vllm, monkeypatch):
 
 
 def test_exercise_2_dynamic_config(vllm):
-    """Notebook 08's exercise 2: ``max_position_embeddings`` 2048, ``dynamic`` with factor 4, no ``--max-model-len``."""
-    config = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", max_position_embeddings=2048,
-                     rope_scaling={"rope_type": "dynamic", "factor": 4.0})
-    accepted = vllm.max_len(config)
+    """Notebook 08's exercise 2: ``max_position_embeddings`` 4096, ``dynamic`` with factor 8, the tokenizer's
+    ``model_max_length`` 2048, no ``--max-model-len``: vLLM caps at the tokenizer first (``config/model.py`` lines
+    2570-2575), then multiplies by the factor (line 2634)."""
+    config = vllm.hf("llama2_7b_chat_hf", "LlamaConfig", max_position_embeddings=4096,
+                     rope_scaling={"rope_type": "dynamic", "factor": 8.0})
+    accepted = vllm.max_len(config, tokenizer_config={"model_max_length": 2048})
     name, rows = vllm.rows(config, accepted)
-    assert (name, rows, accepted) == ("DynamicNTKScalingRotaryEmbedding", 2048, 8192)
-    assert accepted - rows == 6144  # accepted positions without a table row
-    # wrong variants: a table as long as the accepted length; an accepted length not multiplied by the factor
-    assert rows != accepted and accepted != config.max_position_embeddings
+    assert (name, rows, accepted) == ("DynamicNTKScalingRotaryEmbedding", 4096, 16384)
+    assert accepted - rows == 12288  # accepted positions without a table row
+    # wrong variants: a table as long as the accepted length; no tokenizer cap (8 x 4096); cap after the factor (2048)
+    assert rows != accepted and accepted != 8 * 4096 and accepted != 2048
+    assert vllm.max_len(config) == 8 * 4096  # without the tokenizer's cap
 
 
 def test_transformers_dynamic_reset_needs_max_position_at_most_L_minus_2(vllm):
@@ -222,7 +225,7 @@ def test_notebook_helper_matches_vllm(vllm):
         "linear": ("llama2_7b_chat_hf", "LlamaConfig", {"rope_scaling": {"rope_type": "linear", "factor": 4.0}}),
         "dynamic": ("llama2_7b_dynamic", "LlamaConfig", {}),
         "exercise 2": ("llama2_7b_chat_hf", "LlamaConfig",
-                       {"max_position_embeddings": 2048, "rope_scaling": {"rope_type": "dynamic", "factor": 4.0}}),
+                       {"max_position_embeddings": 4096, "rope_scaling": {"rope_type": "dynamic", "factor": 8.0}}),
         "llama3": ("llama3_1_8b_instruct", "LlamaConfig", {}),
         "yarn": ("qwen2_5_7b_yarn", "Qwen2Config", {}),
     }
@@ -231,6 +234,9 @@ def test_notebook_helper_matches_vllm(vllm):
         hf_config = vllm.hf(name, cls, **changes)
         accepted = vllm.max_len(hf_config)
         assert helper(raw) == (vllm.rows(hf_config, accepted)[1], accepted), label
+        capped = vllm.max_len(hf_config, tokenizer_config={"model_max_length": 2048})  # the tokenizer's cap
+        assert helper(raw, tokenizer_max=2048) == (vllm.rows(hf_config, capped)[1], capped), label
+        assert capped != min(helper(raw)[1], 2048) or label in ("default", "llama3", "yarn"), label  # wrong: cap last
     # wrong variant: a helper that multiplies the default length by the factor for every type
     raw = published_config("qwen2_5_7b_yarn")
     wrong = int(raw["rope_scaling"]["factor"] * raw["max_position_embeddings"])
