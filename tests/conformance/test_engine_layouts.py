@@ -122,7 +122,8 @@ def _dequant_blocks(q, scales, block=128):  # per-block dequantization: one scal
 
 def test_block_quantized_q_k_permute_within_blocks_but_llama4_loader_cannot(vllm):
     """The row permutation stays inside one 128-row block when head_dim divides 128, so block scales can stay put;
-    vLLM 0.33.0's Llama 4 loader still reshapes any multi-element weight_scale per row (llama4.py:816-838) and fails."""
+    vLLM 0.33.0's Llama 4 loader still reshapes any multi-element weight_scale per row (llama4.py:816-838): with block
+    scales it raises at head size 128 and silently leaves the scales unpermuted at head size 256."""
     from vllm.model_executor.models.llama4 import Llama4ForCausalLM
 
     rng = np.random.default_rng(12)
@@ -141,6 +142,18 @@ def test_block_quantized_q_k_permute_within_blocks_but_llama4_loader_cannot(vllm
     per_row = rng.uniform(0.5, 2.0, size=(256, 1))  # wrong variant: per-channel scales load and are permuted
     _, loaded = permute(fake, "layers.0.attn.q_proj.weight_scale", torch.from_numpy(per_row))
     assert np.array_equal(loaded.numpy(), permute_for_half(per_row, 2))
+    # head size 256 (2 heads): 4 x 2 block scales; the view succeeds (f_out // n_heads // 2 = 1) and changes nothing,
+    # while the weight rows are permuted across block rows: no error, wrong dequantized weights
+    block_scales = rng.uniform(0.5, 2.0, size=(4, 2))
+    _, kept = permute(fake, "layers.0.attn.q_proj.weight_scale", torch.from_numpy(block_scales))
+    assert np.array_equal(kept.numpy(), block_scales)  # silently left as they are
+    q = rng.integers(-127, 128, size=(512, 256)).astype(np.float64)
+    _, q_loaded = permute(fake, "layers.0.attn.q_proj.weight", torch.from_numpy(q))
+    assert np.array_equal(q_loaded.numpy(), permute_for_half(q, 2))
+    wanted = permute_for_half(_dequant_blocks(q, block_scales), 2)
+    assert not np.array_equal(_dequant_blocks(q_loaded.numpy(), kept.numpy()), wanted)  # mis-scaled
+    equal = np.ones((4, 2))  # wrong variant: with equal block scales the same load would be right
+    assert np.array_equal(_dequant_blocks(q_loaded.numpy(), equal), permute_for_half(_dequant_blocks(q, equal), 2))
 
 def test_deepseek_k_pe_order_differs_between_engines(vllm):
     from transformers.models.deepseek_v3.modeling_deepseek_v3 import apply_rotary_pos_emb_interleave
@@ -326,3 +339,22 @@ def test_vllm_angle_table_is_elementwise_not_a_matmul():
 def test_torch_tf32_off_by_default():
     assert torch.get_float32_matmul_precision() == "highest" and torch.backends.cuda.matmul.allow_tf32 is False
     assert torch.get_float32_matmul_precision() != "high"  # wrong variant: TF32 on by default
+
+
+def test_mistral_gguf_is_unpermuted_and_vllm_llama_loader_permutes_nothing():
+    """transformers 5.24: a Mistral GGUF (general.architecture = llama) gets the `mistral` config (L612) but the `llama`
+    tensor processor (L784), so it is un-permuted. vLLM 0.33.0: llama.py permutes nothing at load (Meta .pth must be
+    converted); mistral.py permutes consolidated.safetensors' wq/wk (L297-331); read."""
+    import transformers.modeling_gguf_pytorch_utils as gguf_utils
+
+    src = Path(gguf_utils.__file__).read_text().splitlines()
+    assert 'if "llama" in architecture and "mistral" in model_name:' in src[611]
+    assert 'updated_architecture = "mistral"' in src[612]
+    assert "TENSOR_PROCESSORS.get(architecture, TensorProcessor)" in src[783]
+    assert "TENSOR_PROCESSORS.get(updated_architecture" not in "\n".join(src)  # wrong variant: keyed by the new name
+    models = VLLM_SRC / "model_executor" / "models"
+    assert "permute" not in (models / "llama.py").read_text()
+    mistral = (models / "mistral.py").read_text().splitlines()
+    assert mistral[291].strip() == "def maybe_remap_mistral(" and "def permute(" in mistral[296]
+    assert '"wq" in modules' in mistral[321] and '"wk" in modules' in mistral[311]
+    assert "permute" in (models / "llama4.py").read_text()  # wrong variant of the llama.py check: Llama 4 does permute
