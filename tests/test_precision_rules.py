@@ -1,7 +1,8 @@
 """The precision checks behind notebook 07's deployment rules (moved out of the notebook), each with a wrong variant.
 
-The notebook plots the maximum phase error of m·θ_i (d = 128, base 10000) for float32 and bfloat16 θ_i alone (the
-all-bfloat16 curve, transformers 4.37, is checked here only), and states: float32 angles stay under 2|m|2^-24
+The notebook computes one of them (bfloat16 θ_i alone, distance 1000); the maximum phase error of m·θ_i
+(d = 128, base 10000) for float32, bfloat16 θ_i alone and all-bfloat16 (transformers 4.37) is checked here only.
+It states: float32 angles stay under 2|m|2^-24
 (0.016 rad at 131072), transformers' float32 θ_i too;
 bfloat16 cos/sin are off by at most 2^-9; bfloat16 is 0.31 rad off at position 256 and near π from 8192; bfloat16
 θ_i alone put the phase about 0.12 rad off at distance 100 and about 1.2 rad at 1000; float32 θ_i are harmless;

@@ -241,3 +241,62 @@ def test_notebook_helper_matches_vllm(vllm):
     raw = published_config("qwen2_5_7b_yarn")
     wrong = int(raw["rope_scaling"]["factor"] * raw["max_position_embeddings"])
     assert wrong != vllm.max_len(vllm.hf("qwen2_5_7b_yarn", "Qwen2Config")) == helper(raw)[1]
+
+
+def test_deepseek_yarn_cos_sin_factor_is_the_mscale_ratio(vllm):
+    """Notebook 08 §2 (attention factor) and §9: vLLM 0.33.0's DeepSeek ``yarn`` (``deepseek_v2.py`` lines 1115-1127
+    rename it ``deepseek_yarn``, or ``deepseek_llama_scaling`` when ``attention_factor`` is 1.0) multiplies cos and sin
+    by a(f, mscale) / a(f, mscale_all_dim), a(f, mu) = 0.1 mu ln f + 1 (``deepseek_scaling_rope.py`` lines 52-55),
+    whatever ``attention_factor`` says; plain ``yarn`` takes ``attention_factor`` first (``yarn_scaling_rope.py``
+    lines 38-39).  Wrong variant: YaRN's 0.1 ln f + 1 on cos/sin."""
+    import math
+
+    llama = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    ds = {k: v for k, v in published_config("deepseek_v3")["rope_scaling"].items() if k != "type"}
+    f = float(ds["factor"])
+
+    def a(mu):
+        return 0.1 * mu * math.log(f) + 1.0
+
+    def row0(rope_type, **changes):  # row 0 of the table: cos(0) x factor on the first half
+        params = dict(ds, rope_type=rope_type, rope_theta=1e4, **changes)
+        return float(vllm.module(llama, 4096, rope_parameters=params).cos_sin_cache[0, 0])
+
+    for kind in ("deepseek_yarn", "deepseek_llama_scaling"):
+        assert math.isclose(row0(kind), 1.0, rel_tol=1e-6)  # published: mscale = mscale_all_dim = 1
+        got = row0(kind, mscale=0.707, attention_factor=1.0)  # attention_factor is not read
+        assert math.isclose(got, a(0.707) / a(1.0), rel_tol=1e-6)
+        assert not math.isclose(row0(kind), a(1.0), rel_tol=1e-3)  # wrong variant: YaRN's factor
+    assert math.isclose(row0("yarn", attention_factor=1.3), 1.3, rel_tol=1e-6)  # plain yarn: attention_factor first
+    assert math.isclose(row0("yarn"), 1.0, rel_tol=1e-6)  # plain yarn, both mscales set: their ratio
+
+
+def test_transformers_never_writes_attention_factor_for_deepseek_v3():
+    """Notebook 08 §9: transformers 5.24 leaves ``attention_factor`` out of DeepSeek-V3's ``rope_parameters`` on
+    load, when building the rotary module and through a save/load round trip; it only reads it
+    (``modeling_rope_utils.py`` line 419).  Wrong variant: a config that sets the key keeps it, so the check can
+    fail."""
+    import json
+
+    import transformers
+    from transformers import DeepseekV3Config
+    from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3RotaryEmbedding
+
+    assert transformers.__version__ == "5.24.0"
+
+    def keys_seen(rope_scaling):
+        raw = {k: v for k, v in published_config("deepseek_v3").items() if not k.startswith("_")}
+        raw["rope_scaling"] = rope_scaling
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            config = DeepseekV3Config(**raw)
+            seen = [dict(config.rope_parameters)]
+            DeepseekV3RotaryEmbedding(config)
+            seen.append(dict(config.rope_parameters))
+            again = DeepseekV3Config.from_dict(json.loads(config.to_json_string()))
+            seen.append(dict(again.rope_parameters))
+        return seen
+
+    published = published_config("deepseek_v3")["rope_scaling"]
+    assert all("attention_factor" not in p and p["rope_type"] == "yarn" for p in keys_seen(dict(published)))
+    assert all(p.get("attention_factor") == 1.0 for p in keys_seen(dict(published, attention_factor=1.0)))
