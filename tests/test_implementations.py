@@ -324,7 +324,7 @@ def test_permuted_query_is_half_layout_copy_per_head():
     )
 
 
-# --- multi-head attention and the checkpoint conversion (notebook 07's numbers) -----------------
+# --- multi-head attention and the checkpoint conversion (all heads distinct; notebook 07's GQA case below) ---
 
 
 @pytest.fixture(scope="module")
@@ -364,7 +364,7 @@ def test_permuted_weights_reproduce_interleaved_scores(checkpoint):
     c = checkpoint
     pq, pk = permute_for_half(c["W_q"], c["n_heads"]), permute_for_half(c["W_k"], c["n_heads"])
     S, O = multihead_rope_attention(c["X"], pq, pk, c["W_v"], c["n_heads"], layout="half", causal=True, base=1e4)
-    assert rel(S, c["meta"][0]) < 1e-14 and rel(O, c["meta"][1]) < 1e-14  # notebook: 3.1e-16, 4.1e-16
+    assert rel(S, c["meta"][0]) < 1e-14 and rel(O, c["meta"][1]) < 1e-14
     # independently: the permuted weights through loop-built half-layout rotations
     S_loop, _ = loop_attention(
         c["X"],
@@ -379,7 +379,7 @@ def test_permuted_weights_reproduce_interleaved_scores(checkpoint):
 
 
 def test_unpermuted_weights_change_scores(checkpoint):
-    """The notebook's table, recomputed from loop-built half-layout rotations of the unpermuted weights."""
+    """Unpermuted weights under rotate_half, from loop-built half-layout rotations: wrong except at m = n."""
     c = checkpoint
     S_raw, O_raw = loop_attention(c["X"], c["W_q"], c["W_k"], c["W_v"], 4, range(c["T"]), loop_half_rotation)
     S_meta, O_meta = c["meta"]
@@ -397,6 +397,41 @@ def test_unpermuted_weights_change_scores(checkpoint):
         assert rel(S_raw[:, band], S_meta[:, band]) == pytest.approx(expected, abs=5e-4)
     # on the diagonal nothing is rotated relative to anything else: q_m . k_m in both models
     assert np.abs(np.diagonal(S_raw, axis1=1, axis2=2) - np.diagonal(S_meta, axis1=1, axis2=2)).max() < 1e-13
+
+
+def test_grouped_query_conversion_numbers_of_notebook_07():
+    """Notebook 07's table and bands (4 query heads sharing 2 KV heads), recomputed by loops.
+
+    A KV head serving a group acts as that many identical key heads, so the grouped model is the loop model with
+    W_k's and W_v's head blocks repeated; W_k must be permuted per KV head (with 2 heads), not with the query count.
+    """
+    rng = np.random.default_rng(2024)
+    n_heads, n_kv, d_head, d_model, T = 4, 2, 64, 256, 128
+    X = rng.standard_normal((T, d_model))
+    W_q = rng.standard_normal((n_heads * d_head, d_model)) / np.sqrt(d_model)
+    W_k, W_v = rng.standard_normal((2, n_kv * d_head, d_model)) / np.sqrt(d_model)
+
+    def per_query_head(w):  # (n_kv * d_head, d_model) -> (n_heads * d_head, d_model): KV head j serves 2j, 2j + 1
+        return np.repeat(w.reshape(n_kv, d_head, d_model), n_heads // n_kv, axis=0).reshape(-1, d_model)
+
+    def run(w_q, w_k, rotation):
+        return loop_attention(X, w_q, per_query_head(w_k), per_query_head(W_v), n_heads, range(T), rotation)
+
+    S_meta, O_meta = run(W_q, W_k, loop_block_diagonal)
+    S_conv, O_conv = run(loop_permute_rows(W_q, n_heads), loop_permute_rows(W_k, n_kv), loop_half_rotation)
+    S_wrong, O_wrong = run(loop_permute_rows(W_q, n_heads), loop_permute_rows(W_k, n_heads), loop_half_rotation)
+    S_raw, O_raw = run(W_q, W_k, loop_half_rotation)
+    assert rel(S_conv, S_meta) < 1e-13 and rel(O_conv, O_meta) < 1e-13
+    assert rel(S_wrong, S_meta) == pytest.approx(1.019, abs=5e-4) and rel(O_wrong, O_meta) == pytest.approx(
+        0.739, abs=5e-4
+    )
+    assert rel(S_raw, S_meta) == pytest.approx(1.133, abs=5e-4) and rel(O_raw, O_meta) == pytest.approx(0.663, abs=5e-4)
+    distance = np.abs(np.arange(T)[:, None] - np.arange(T)[None, :])
+    for (lo, hi), expected in zip(
+        [(0, 0), (1, 1), (2, 7), (8, 31), (32, 127)], [0.000, 0.332, 0.748, 1.080, 1.229], strict=True
+    ):
+        band = (distance >= lo) & (distance <= hi)
+        assert rel(S_raw[:, band], S_meta[:, band]) == pytest.approx(expected, abs=5e-4)
 
 
 def test_wrong_rotation_uses_a_frequency_of_neither_pair_except_first_and_last():

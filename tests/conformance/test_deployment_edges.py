@@ -6,7 +6,8 @@
 2. Qwen2-VL / Qwen2.5-VL M-RoPE: vLLM's ``MRotaryEmbedding`` rotates q and k as transformers' rotary module for
    positions laid out ``[3, tokens]`` (rows t, h, w); its table has ``4 * max_position`` rows; with three equal rows
    it is plain RoPE.
-3. fp8 e4m3: torch 2.13's CPU cast saturates to ±448 (inf too; NaN stays NaN); vLLM's default k_scale is 1.0;
+3. fp8 e4m3: torch 2.13's CPU cast saturates to ±448 (inf too; NaN stays NaN); a key entry is off by ≤ 2^-4 max|k|
+   (bfloat16: 2^-8) for 2^-6 ≤ max|k| ≤ 448, more below; vLLM's default k_scale is 1.0;
    ``--kv-cache-dtype auto`` resolves a ModelOpt checkpoint's KV-cache scheme to fp8_e4m3 or nvfp4.
 4. Phi-3 ``generate`` with left padding: the cache is dropped by slot count (``input_ids.shape[1]``), the factors are
    picked by position (``max(position_ids) + 1``), so a padded prompt keeps short-factor keys past the switch and its
@@ -175,6 +176,29 @@ def test_fp8_e4m3_cast_saturates_at_448_on_cpu():
     assert not torch.isnan(stored).any()  # wrong variant: "past 448 gives NaN"
     assert float((stored - 1000.0).abs()) > 500  # the key is clipped, not kept: 1000 reads back as 448
     assert torch.tensor([1000.0]).to(torch.float8_e5m2).float().item() == 1024.0  # control: e5m2 reaches 57344
+
+
+def test_fp8_e4m3_key_error_relative_to_max_k():
+    """Notebook 10's checklist: with scale 1, an e4m3 key entry is off by at most 2^-4 max|k| (32h, h = 2^-9; bfloat16:
+    2^-8 = 2h) while 2^-6 <= max|k| <= 448, nearly reached when max|k| lies just above a power of 2; below 2^-6 more."""
+    h = 2.0**-9
+
+    def err(k, dtype):  # max |fl(k) - k| / max |k|, the notebook's unit
+        return float((k.to(dtype).double() - k).abs().max() / k.abs().max())
+
+    gen = torch.Generator().manual_seed(19)
+    for top in (2.0**-6, 0.7, 1.0, 3.0, 300.0, 448.0):  # max|k| across binades, inside [2^-6, 448]
+        k = torch.randn(64, 4096, generator=gen, dtype=torch.float64)
+        k = k / k.abs().amax(dim=-1, keepdim=True) * top
+        for row in k:
+            assert err(row, torch.float8_e4m3fn) <= 32 * h and err(row, torch.bfloat16) <= 2 * h
+    worst = torch.tensor([1.0 + 2.0**-4, 0.5], dtype=torch.float64)  # a midpoint just above a power of 2 is the max
+    assert err(worst, torch.float8_e4m3fn) >= 30 * h  # 2^-4 / (1 + 2^-4): within 6% of 32h
+    assert not err(worst, torch.float8_e4m3fn) <= 16 * h  # wrong variant: "up to 16h"
+    e5m2 = torch.tensor([1.0 + 2.0**-3, 0.5], dtype=torch.float64)  # e5m2's 2 fraction bits: up to 2^-3 max|k| = 64h
+    assert 56 * h <= err(e5m2, torch.float8_e5m2) <= 64 * h and not err(e5m2, torch.float8_e5m2) <= 32 * h
+    small = torch.tensor([1.0, 0.375], dtype=torch.float64) * 2.0**-8  # max|k| below 2^-6: subnormal spacing 2^-9
+    assert err(small, torch.float8_e4m3fn) >= 64 * h  # 2^-11 / 2^-8: twice the bound
 
 
 def test_vllm_default_kv_scales_are_one(vllm):
