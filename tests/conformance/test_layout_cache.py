@@ -1,4 +1,4 @@
-"""Notebook 04's KV-cache note, run: engines cache keys already rotated, in their own pair layout.
+"""The KV-cache note (notebook 07), run: engines cache keys already rotated, in their own pair layout.
 
 transformers 5.24 rotates ``key_states`` (``models/llama/modeling_llama.py`` line 249) before ``cache.update`` (line
 252); a tiny random Llama is run with ``use_cache=True`` and its cached keys are compared with ``k_proj`` of the
@@ -9,7 +9,8 @@ matches the name ``weight_scale`` only (``llama4.py`` line 818), so a block-FP8 
 unpermuted, while the same tensor named ``weight_scale`` fails its per-row ``view``.  And notebook 04 §5's dispatch
 condition: ``RotaryEmbeddingBase.enabled()`` (``custom_op.py`` lines 268-307) is off under the default Inductor
 compilation (``none`` joins ``custom_ops``: ``config/vllm.py`` lines 1840-1847), on with ``+rotary_embedding``, on in
-mode ``NONE`` (what ``--enforce-eager`` sets, line 1767; read) and off there with ``-rotary_embedding``.
+mode ``NONE`` (what ``--enforce-eager`` sets, line 1767; read) and off there with ``-rotary_embedding``; a fusion
+pass (``fuse_rope_kvcache``, ROCm) appends ``+rotary_embedding`` (``config/compilation.py`` lines 964-984).
 """
 
 from __future__ import annotations
@@ -98,3 +99,16 @@ def test_vllm_rotary_op_follows_custom_ops():
         default = VllmConfig(compilation_config=CompilationConfig())
         assert default.compilation_config.custom_ops == ["none"]
         assert "all" not in default.compilation_config.custom_ops  # wrong variant: the op on by default
+        # A fusion pass appends "+rotary_embedding" (CompilationConfig.__post_init__, compilation.py lines 964-984);
+        # PassConfig drops fuse_rope_kvcache off ROCm (lines 282-287), so the platform is made to say ROCm.
+        from unittest import mock
+
+        from vllm.platforms import current_platform
+
+        with mock.patch.object(type(current_platform), "is_rocm", lambda self: True):
+            fused = CompilationConfig(pass_config={"fuse_rope_kvcache": True})
+        assert fused.pass_config.fuse_rope_kvcache and "+rotary_embedding" in fused.custom_ops
+        with ns.set_current_vllm_config(VllmConfig(compilation_config=fused)):
+            assert RotaryEmbeddingBase.enabled() is True  # on although "none" joins custom_ops under Inductor
+        unfused = CompilationConfig(pass_config={"fuse_rope_kvcache": True})  # wrong variant: not ROCm, dropped
+        assert not unfused.pass_config.fuse_rope_kvcache and "+rotary_embedding" not in unfused.custom_ops

@@ -300,3 +300,29 @@ def test_transformers_never_writes_attention_factor_for_deepseek_v3():
     published = published_config("deepseek_v3")["rope_scaling"]
     assert all("attention_factor" not in p and p["rope_type"] == "yarn" for p in keys_seen(dict(published)))
     assert all(p.get("attention_factor") == 1.0 for p in keys_seen(dict(published, attention_factor=1.0)))
+
+
+def test_ntk_and_gemma4_proportional_factor_accept_f_L_with_L_rows(vllm):
+    """Notebook 10's checklist: ``ntk`` and Gemma 4 ``proportional`` with a ``factor`` key are accepted up to f L
+    (``_get_and_verify_max_len``, ``config/model.py`` lines 2603-2634) while ``get_rope`` builds L rows
+    (``NTKScalingRotaryEmbedding`` inherits ``RotaryEmbeddingBase``'s table; ``Gemma4RotaryEmbedding``; Gemma 4 passes
+    ``max_position=max_position_embeddings``, ``models/gemma4.py`` line 496), as Llama-style ``dynamic`` does."""
+    import transformers
+
+    f = 4.0
+    ntk = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    ntk.rope_parameters = {"rope_type": "ntk", "factor": f, "rope_theta": 1e4}
+    L = ntk.max_position_embeddings
+    assert vllm.max_len(ntk) == f * L
+    assert vllm.module(ntk, int(f * L)).cos_sin_cache.shape[0] == L
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gemma = transformers.Gemma4TextConfig()
+    full = dict(gemma.rope_parameters["full_attention"])
+    assert full["rope_type"] == "proportional" and "factor" not in full  # 5.24's default: no factor
+    G = gemma.max_position_embeddings
+    assert vllm.max_len(gemma) == G  # wrong variant: without a factor key the length is not multiplied
+    gemma.rope_parameters = dict(gemma.rope_parameters, full_attention=dict(full, factor=f))
+    assert vllm.max_len(gemma) == f * G
+    rope = vllm.module(gemma, int(f * G), rope_parameters=dict(full, factor=f))  # max_position = G, as gemma4.py
+    assert type(rope).__name__ == "Gemma4RotaryEmbedding" and rope.cos_sin_cache.shape[0] == G

@@ -1,0 +1,55 @@
+"""transformers 5.24's `dynamic` rotary keeps a stale θ′ in a window (notebook 08 §6, footnote ²).
+
+`dynamic_rope_update` (`modeling_rope_utils.py` lines 34–131) recomputes θ′ when max(position)+1 exceeds the
+longest call so far (`max_seq_len_cached`) and resets to plain θ only when max(position)+1 < L (line 113). A later
+call whose largest position lies in [L − 1, cached) therefore keeps the θ′ of the longest call, not its own.
+Checked on a tiny Llama with L = 64, factor 2: after a call of 80 positions, a call of 70 (largest position 69)
+keeps θ′(80); a call of 63 (largest 62 = L − 2) resets. Controls: θ′(70) differs from θ′(80), and θ′(80) from θ.
+"""
+
+import pytest
+
+pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
+WARNINGS = ("DeprecationWarning", "FutureWarning", "UserWarning")
+pytestmark = [pytest.mark.filterwarnings(f"ignore::{w}") for w in WARNINGS]
+
+import torch
+import transformers_probe as probe
+from transformers import LlamaForCausalLM
+
+from ropemath import frequencies, frequencies_from_config
+
+L, F, HEAD = 64, 2.0, 32
+
+
+def rule(seq_len):
+    """ropemath's copy of transformers' dynamic θ′ for a call of `seq_len` positions."""
+    config = {"rope_theta": 1e4, "head_dim": HEAD, "max_position_embeddings": L, "rope_type": "dynamic", "factor": F}
+    return frequencies_from_config(config, seq_len=seq_len).theta
+
+
+@pytest.fixture(scope="module")
+def lowest():
+    model = LlamaForCausalLM(probe.tiny(rope_scaling={"type": "dynamic", "factor": F})).eval()
+    rotary, _ = probe.model_rotary(model)
+    out = {}
+    with torch.no_grad():
+        for n in (80, 70, 63):
+            model(torch.arange(n)[None] % 32)
+            out[n] = rotary.inv_freq[-1].item()
+    return out
+
+
+def close(a, b):
+    return abs(a / b - 1) < 1e-6
+
+
+def test_a_shorter_call_past_L_keeps_the_longest_calls_theta(lowest):
+    assert close(lowest[80], rule(80)[-1]) and close(lowest[70], rule(80)[-1])
+    assert not close(lowest[70], rule(70)[-1])  # control: not the call's own θ′
+
+
+def test_a_call_ending_at_L_minus_2_resets_to_plain_theta(lowest):
+    assert close(lowest[63], frequencies(HEAD, 1e4)[-1])
+    assert not close(lowest[80], frequencies(HEAD, 1e4)[-1])  # control: θ′ did change
