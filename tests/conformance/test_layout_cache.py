@@ -11,6 +11,7 @@ condition: ``RotaryEmbeddingBase.enabled()`` (``custom_op.py`` lines 268-307) is
 compilation (``none`` joins ``custom_ops``: ``config/vllm.py`` lines 1840-1847), on with ``+rotary_embedding``, on in
 mode ``NONE`` (what ``--enforce-eager`` sets, line 1767; read) and off there with ``-rotary_embedding``; a fusion
 pass (``fuse_rope_kvcache``, ROCm) appends ``+rotary_embedding`` (``config/compilation.py`` lines 964-984).
+And §5's table rows per rope type (``test_vllm_table_rows_per_rope_type``).
 """
 
 from __future__ import annotations
@@ -112,3 +113,28 @@ def test_vllm_rotary_op_follows_custom_ops():
             assert RotaryEmbeddingBase.enabled() is True  # on although "none" joins custom_ops under Inductor
         unfused = CompilationConfig(pass_config={"fuse_rope_kvcache": True})  # wrong variant: not ROCm, dropped
         assert not unfused.pass_config.fuse_rope_kvcache and "+rotary_embedding" not in unfused.custom_ops
+
+
+def test_vllm_table_rows_per_rope_type():
+    """Notebook 04 §5's vLLM "rows" cell: ``get_rope(max_position=L)`` builds L rows for the default type, f L for
+    ``linear`` (``LinearScalingRotaryEmbedding._compute_cos_sin_cache``, ``linear_scaling_rope.py`` line 90) and
+    ``original_max_position_embeddings`` × f for YaRN and DeepSeek-YaRN (``yarn_scaling_rope.py`` line 79,
+    ``deepseek_scaling_rope.py`` line 106; ``get_rope`` passes the original length, ``__init__.py`` lines 277, 306)."""
+    if not VLLM_SRC.is_dir():
+        pytest.skip("vLLM 0.33.0 source not present")
+    import vllm_cpu
+
+    L, L_o, f = 256, 48, 4.0  # f L_o != L, so the wrong variant can fail
+    cases = {
+        "default": ({"rope_type": "default"}, L),
+        "linear": ({"rope_type": "linear", "factor": f}, int(f * L)),
+        "yarn": ({"rope_type": "yarn", "factor": f, "original_max_position_embeddings": L_o}, int(f * L_o)),
+        "deepseek_yarn": ({"rope_type": "deepseek_yarn", "factor": f, "original_max_position_embeddings": L_o},
+                          int(f * L_o)),
+    }
+    with vllm_cpu.loaded() as ns:
+        for name, (params, rows) in cases.items():
+            rope = vllm_cpu.build_rope(ns, 64, L, dict(params, rope_theta=BASE), dtype=torch.float32)
+            assert rope.cos_sin_cache.shape[0] == rows, name
+            if name != "default":  # wrong variant: "max_position rows for every type"
+                assert rope.cos_sin_cache.shape[0] != L, name

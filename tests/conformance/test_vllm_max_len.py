@@ -326,3 +326,40 @@ def test_ntk_and_gemma4_proportional_factor_accept_f_L_with_L_rows(vllm):
     assert vllm.max_len(gemma) == f * G
     rope = vllm.module(gemma, int(f * G), rope_parameters=dict(full, factor=f))  # max_position = G, as gemma4.py
     assert type(rope).__name__ == "Gemma4RotaryEmbedding" and rope.cos_sin_cache.shape[0] == G
+
+
+def test_notebook_10_helper_matches_vllm(vllm):
+    """Notebook 10's ``vllm_default_serving`` (§1.3's table, exercise 1: table rows, default ``max_model_len``)
+    against ``_get_and_verify_max_len`` and ``get_rope`` for every type it accepts, ``ntk`` included."""
+    import json
+    from pathlib import Path
+
+    cells = json.loads((Path(__file__).parents[2] / "notebooks" / "10_answer_the_questions_people_ask.ipynb")
+                       .read_text())["cells"]
+    code = [text for text in ("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+            if "def vllm_default_serving" in text]
+    assert len(code) == 1
+    ns: dict = {}
+    exec(code[0][code[0].index("def vllm_default_serving"):], ns)  # the function only
+    helper = ns["vllm_default_serving"]
+    llama2 = published_config("llama2_7b_chat_hf")
+    cases = {  # rope_scaling as the helper reads it; vLLM gets the same block as rope_parameters
+        "default": None,
+        "linear": {"rope_type": "linear", "factor": 4.0},
+        "ntk": {"rope_type": "ntk", "factor": 4.0},
+        "dynamic": {"rope_type": "dynamic", "factor": 4.0},  # Llama-style: max_trained_positions = L
+    }
+    for label, block in cases.items():
+        hf_config = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+        if block is not None:
+            hf_config.rope_parameters = dict(block, rope_theta=1e4)
+        accepted = vllm.max_len(hf_config)
+        raw = dict(llama2, rope_scaling=block)
+        assert helper(raw) == (vllm.rows(hf_config, accepted)[1], accepted), label
+    llama31 = vllm.hf("llama3_1_8b_instruct", "LlamaConfig")
+    assert helper(published_config("llama3_1_8b_instruct")) == (vllm.rows(llama31, vllm.max_len(llama31))[1],
+                                                                vllm.max_len(llama31))
+    # wrong variant: a table as long as the accepted length for ntk (as linear's is)
+    ntk = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    ntk.rope_parameters = dict(cases["ntk"], rope_theta=1e4)
+    assert vllm.rows(ntk, vllm.max_len(ntk))[1] != vllm.max_len(ntk)
