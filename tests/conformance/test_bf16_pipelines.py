@@ -270,6 +270,7 @@ def test_model_precision_recipe_per_layer_type_gemma3():
     ("torch.set_float32_matmul_precision('high')", "tf32"),
     ("torch.backends.cuda.matmul.fp32_precision = 'tf32'", "tf32"),
     ("torch.set_float32_matmul_precision('highest')", "ieee"),  # negative control: TF32 stays off
+    ("assert not torch.backends.cuda.matmul.allow_tf32", "none"),  # the default: "none", TF32 off
 ])
 def test_every_tf32_switch_shows_in_fp32_precision(switch, expected):
     """Notebook 10 §4: after any of the three switches, torch 2.13 reports TF32 in one place (a fresh process each)."""
