@@ -363,3 +363,32 @@ def test_notebook_10_helper_matches_vllm(vllm):
     ntk = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
     ntk.rope_parameters = dict(cases["ntk"], rope_theta=1e4)
     assert vllm.rows(ntk, vllm.max_len(ntk))[1] != vllm.max_len(ntk)
+
+
+def test_static_ntk_overrides_replace_a_dynamic_config(vllm, tmp_path):
+    """Notebook 08 §6, dynamic NTK's fix: pin the base at b' = b f^(d/(d-2)).  vLLM's ``--hf-overrides`` needs
+    ``rope_scaling: null`` with ``rope_theta`` (``get_config`` then ``patch_rope_parameters``,
+    ``transformers_utils/config.py`` lines 989-995); transformers' ``from_pretrained`` needs ``rope_parameters``.
+    Wrong variant for both: ``rope_theta`` alone, which leaves the config's ``dynamic`` block and base unchanged."""
+    import json
+
+    from transformers import AutoConfig
+    from vllm.transformers_utils.config import get_config
+
+    from ropemath import ntk_base
+
+    values = {k: v for k, v in published_config("llama2_7b_dynamic").items() if not k.startswith("_")}
+    (tmp_path / "config.json").write_text(json.dumps(values))
+    f, L = int(values["rope_scaling"]["factor"]), values["max_position_embeddings"]
+    b2 = ntk_base(128, 10000.0, scale=f)  # the config names no base: the default
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fixed = get_config(str(tmp_path), trust_remote_code=False,
+                           hf_overrides_kw={"rope_scaling": None, "rope_theta": b2, "max_position_embeddings": f * L})
+        alone = get_config(str(tmp_path), trust_remote_code=False, hf_overrides_kw={"rope_theta": b2})
+        hf = AutoConfig.from_pretrained(tmp_path, rope_parameters={"rope_type": "default", "rope_theta": b2})
+        hf_alone = AutoConfig.from_pretrained(tmp_path, rope_theta=b2)
+    assert fixed.rope_parameters == {"rope_type": "default", "rope_theta": b2} == hf.rope_parameters
+    assert vllm.max_len(fixed) == f * L == vllm.rows(fixed, f * L)[1]  # every accepted position has a row
+    for wrong in (alone, hf_alone):  # wrong variant: rope_theta alone is ignored
+        assert wrong.rope_parameters["rope_type"] == "dynamic" and wrong.rope_parameters["rope_theta"] == 10000.0
