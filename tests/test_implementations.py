@@ -432,6 +432,12 @@ def test_grouped_query_conversion_numbers_of_notebook_07():
     ):
         band = (distance >= lo) & (distance <= hi)
         assert rel(S_raw[:, band], S_meta[:, band]) == pytest.approx(expected, abs=5e-4)
+    # W_k permuted with the query-head count: wrong at every distance, m = n included
+    for (lo, hi), expected in zip(
+        [(0, 0), (1, 1), (2, 7), (8, 31), (32, 127)], [1.021, 1.021, 1.021, 1.033, 1.010], strict=True
+    ):
+        band = (distance >= lo) & (distance <= hi)
+        assert rel(S_wrong[:, band], S_meta[:, band]) == pytest.approx(expected, abs=5e-4)
 
 
 def test_wrong_rotation_uses_a_frequency_of_neither_pair_except_first_and_last():

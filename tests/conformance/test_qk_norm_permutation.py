@@ -11,7 +11,8 @@ Each check has a wrong variant (weight left in the old order) that must fail.
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
 from transformers.models.gemma3.modeling_gemma3 import Gemma3RMSNorm  # noqa: E402
 from transformers.models.olmo2.modeling_olmo2 import Olmo2RMSNorm  # noqa: E402
 from transformers.models.qwen3.modeling_qwen3 import Qwen3RMSNorm  # noqa: E402
