@@ -13,6 +13,7 @@ from constructions import angle_tol, complex_rope, loop_block_diagonal
 
 from ropemath import (
     apply_rope,
+    frequencies,
     gptj_rope,
     meta_freqs_cis,
     meta_llama_rope,
@@ -25,6 +26,7 @@ from ropemath import (
     rotate_every_two,
     rotate_half,
     rotation_matrix,
+    to_bfloat16,
     to_half,
 )
 
@@ -562,3 +564,33 @@ def test_multihead_attention_rejects_bad_input():
         multihead_rope_attention(x, w, w, w, 2, layout="inter", base=1e4)
     with pytest.raises(TypeError, match=r"^causal must be a bool, got str 'yes'$"):
         multihead_rope_attention(x, w, w, w, 2, causal="yes", layout="interleaved", base=1e4)
+
+
+def test_bfloat16_port_score_bound_of_notebook_04():
+    """Notebook 04: a half-layout port that rounds x, cos/sin, both products and the sum to bfloat16, and the score,
+    errs by less than 18u |q||k| (u = 2^-8) against exact scores, for any q and k, with exact angles. Outside that
+    condition (theta rounded to bfloat16, long positions) the bound fails."""
+    bf = to_bfloat16
+    u = 2.0**-8
+    g4 = (1 + u) ** 4 - 1
+    assert 4 * g4 * (1 + 2 * g4) + u * (1 + 2 * g4) ** 2 < 18 * u  # the inequality the notebook states
+
+    def half_bf16(x, pos, theta):
+        emb, x = np.concatenate([np.multiply.outer(pos, theta)] * 2, axis=-1), bf(x)
+        return bf(bf(x * bf(np.cos(emb))) + bf(rotate_half(x) * bf(np.sin(emb))))
+
+    theta = frequencies(128, base=1e4)
+    worst, worst_rounded_theta = 0.0, 0.0
+    for seed in range(20):
+        rng = np.random.default_rng(seed)
+        q = rng.standard_normal(128) * np.exp(rng.uniform(-4, 4, 128))  # a wide dynamic range
+        keys = rng.standard_normal((64, 128)) * np.exp(rng.uniform(-4, 4, (64, 128)))
+        n, m = rng.integers(0, 100000, 64), int(rng.integers(0, 100000))
+        exact = apply_rope(keys, n, layout="half", base=1e4) @ apply_rope(q, m, layout="half", base=1e4)
+        scale = np.linalg.norm(q) * np.linalg.norm(keys, axis=1)
+        ported = bf(half_bf16(keys, n, theta) @ half_bf16(q, m, theta))
+        rounded = bf(half_bf16(keys, n, bf(theta)) @ half_bf16(q, m, bf(theta)))
+        worst = max(worst, float(np.max(np.abs(ported - exact) / scale)))
+        worst_rounded_theta = max(worst_rounded_theta, float(np.max(np.abs(rounded - exact) / scale)))
+    assert worst < 18 * u
+    assert worst_rounded_theta > 18 * u  # outside the condition: angles from bfloat16 theta
