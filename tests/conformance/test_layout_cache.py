@@ -116,8 +116,9 @@ def test_vllm_rotary_op_follows_custom_ops():
 
 
 def test_vllm_table_rows_per_rope_type():
-    """Notebook 04 §5's vLLM "rows" cell: ``get_rope(max_position=L)`` builds L rows for the default type, f L for
-    ``linear`` (``LinearScalingRotaryEmbedding._compute_cos_sin_cache``, ``linear_scaling_rope.py`` line 90) and
+    """Notebook 04 §5's vLLM "size" cell: ``get_rope(max_position=L)`` builds L rows for the default type, f L for
+    ``linear`` (``LinearScalingRotaryEmbedding._compute_cos_sin_cache``, ``linear_scaling_rope.py`` line 90; a list of
+    factors stacks one table per factor, Σ f L rows; wrong variant: L × the largest factor) and
     ``original_max_position_embeddings`` × f for YaRN and DeepSeek-YaRN (``yarn_scaling_rope.py`` line 79,
     ``deepseek_scaling_rope.py`` line 106; ``get_rope`` passes the original length, ``__init__.py`` lines 277, 306)."""
     if not VLLM_SRC.is_dir():
@@ -128,6 +129,7 @@ def test_vllm_table_rows_per_rope_type():
     cases = {
         "default": ({"rope_type": "default"}, L),
         "linear": ({"rope_type": "linear", "factor": f}, int(f * L)),
+        "linear, two factors": ({"rope_type": "linear", "factor": [2.0, f]}, int(2 * L + f * L)),  # one table each
         "yarn": ({"rope_type": "yarn", "factor": f, "original_max_position_embeddings": L_o}, int(f * L_o)),
         "deepseek_yarn": ({"rope_type": "deepseek_yarn", "factor": f, "original_max_position_embeddings": L_o},
                           int(f * L_o)),
@@ -138,3 +140,5 @@ def test_vllm_table_rows_per_rope_type():
             assert rope.cos_sin_cache.shape[0] == rows, name
             if name != "default":  # wrong variant: "max_position rows for every type"
                 assert rope.cos_sin_cache.shape[0] != L, name
+            if name == "linear, two factors":  # wrong variant: "L x the largest factor"
+                assert rope.cos_sin_cache.shape[0] != int(f * L), name

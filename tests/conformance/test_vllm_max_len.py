@@ -328,43 +328,6 @@ def test_ntk_and_gemma4_proportional_factor_accept_f_L_with_L_rows(vllm):
     assert type(rope).__name__ == "Gemma4RotaryEmbedding" and rope.cos_sin_cache.shape[0] == G
 
 
-def test_notebook_10_helper_matches_vllm(vllm):
-    """Notebook 10's ``vllm_default_serving`` (§1.3's table, exercise 1: table rows, default ``max_model_len``)
-    against ``_get_and_verify_max_len`` and ``get_rope`` for every type it accepts, ``ntk`` included."""
-    import json
-    from pathlib import Path
-
-    cells = json.loads((Path(__file__).parents[2] / "notebooks" / "10_answer_the_questions_people_ask.ipynb")
-                       .read_text())["cells"]
-    code = [text for text in ("".join(c["source"]) for c in cells if c["cell_type"] == "code")
-            if "def vllm_default_serving" in text]
-    assert len(code) == 1
-    ns: dict = {}
-    exec(code[0][code[0].index("def vllm_default_serving"):], ns)  # the function only
-    helper = ns["vllm_default_serving"]
-    llama2 = published_config("llama2_7b_chat_hf")
-    cases = {  # rope_scaling as the helper reads it; vLLM gets the same block as rope_parameters
-        "default": None,
-        "linear": {"rope_type": "linear", "factor": 4.0},
-        "ntk": {"rope_type": "ntk", "factor": 4.0},
-        "dynamic": {"rope_type": "dynamic", "factor": 4.0},  # Llama-style: max_trained_positions = L
-    }
-    for label, block in cases.items():
-        hf_config = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
-        if block is not None:
-            hf_config.rope_parameters = dict(block, rope_theta=1e4)
-        accepted = vllm.max_len(hf_config)
-        raw = dict(llama2, rope_scaling=block)
-        assert helper(raw) == (vllm.rows(hf_config, accepted)[1], accepted), label
-    llama31 = vllm.hf("llama3_1_8b_instruct", "LlamaConfig")
-    assert helper(published_config("llama3_1_8b_instruct")) == (vllm.rows(llama31, vllm.max_len(llama31))[1],
-                                                                vllm.max_len(llama31))
-    # wrong variant: a table as long as the accepted length for ntk (as linear's is)
-    ntk = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
-    ntk.rope_parameters = dict(cases["ntk"], rope_theta=1e4)
-    assert vllm.rows(ntk, vllm.max_len(ntk))[1] != vllm.max_len(ntk)
-
-
 def test_static_ntk_overrides_replace_a_dynamic_config(vllm, tmp_path):
     """Notebook 08 §6, dynamic NTK's fix: pin the base at b' = b f^(d/(d-2)).  vLLM's ``--hf-overrides`` needs
     ``rope_scaling: null`` with ``rope_theta`` (``get_config`` then ``patch_rope_parameters``,
@@ -392,3 +355,60 @@ def test_static_ntk_overrides_replace_a_dynamic_config(vllm, tmp_path):
     assert vllm.max_len(fixed) == f * L == vllm.rows(fixed, f * L)[1]  # every accepted position has a row
     for wrong in (alone, hf_alone):  # wrong variant: rope_theta alone is ignored
         assert wrong.rope_parameters["rope_type"] == "dynamic" and wrong.rope_parameters["rope_theta"] == 10000.0
+    # theta' as each library builds it: vLLM's cos/sin table rows, transformers' inv_freq
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+    theta2 = b2 ** (-torch.arange(0, 128, 2, dtype=torch.float64) / 128)
+    m = torch.tensor([1.0, 1000.0, f * L - 1.0], dtype=torch.float64)
+
+    def cos_rows(config, positions):
+        cache = vllm.module(config, f * L).cos_sin_cache
+        return cache[positions.long(), :64].double()
+
+    assert torch.allclose(cos_rows(fixed, m), torch.cos(m[:, None] * theta2), rtol=0, atol=1e-3)  # float32 table
+    assert torch.allclose(LlamaRotaryEmbedding(hf).inv_freq.double(), theta2, rtol=1e-6, atol=0)
+    # wrong variant: rope_theta alone keeps plain theta in both
+    assert not torch.allclose(cos_rows(alone, m[1:2]), torch.cos(m[1:2, None] * theta2), rtol=0, atol=1e-3)
+    assert not torch.allclose(LlamaRotaryEmbedding(hf_alone).inv_freq.double(), theta2, rtol=1e-6, atol=0)
+
+
+def test_hf_overrides_give_ntk_and_dynamic_a_row_for_every_accepted_position(vllm, tmp_path):
+    """Notebook 10's checklist fixes.  Llama-style ``dynamic``: ``--hf-overrides`` switching to YaRN,
+    ``{"rope_scaling": {"rope_type": "yarn", "factor": f, "original_max_position_embeddings": L,
+    "rope_theta": b}, "max_position_embeddings": f L}`` (``get_config``, ``transformers_utils/config.py`` lines
+    989-995): f L rows
+    (``YaRNScalingRotaryEmbedding``), f L accepted.  ``ntk``: ``{"max_position_embeddings": f L}`` with
+    ``--max-model-len`` f L: f L rows, theta unchanged.  Wrong variants: YaRN without the length (only L accepted)
+    or without ``rope_theta`` in the block (the base is lost);
+    ntk without ``--max-model-len`` (f^2 L accepted, f L rows)."""
+    import json
+
+    from vllm.transformers_utils.config import get_config
+
+    values = {k: v for k, v in published_config("llama2_7b_dynamic").items() if not k.startswith("_")}
+    (tmp_path / "config.json").write_text(json.dumps(values))
+    f, L = int(values["rope_scaling"]["factor"]), values["max_position_embeddings"]
+    yarn = {"rope_type": "yarn", "factor": float(f), "original_max_position_embeddings": L}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        block = dict(yarn, rope_theta=1e4)
+        fixed = get_config(str(tmp_path), trust_remote_code=False,
+                           hf_overrides_kw={"rope_scaling": block, "max_position_embeddings": f * L})
+        short = get_config(str(tmp_path), trust_remote_code=False, hf_overrides_kw={"rope_scaling": block})
+        no_base = get_config(str(tmp_path), trust_remote_code=False,
+                             hf_overrides_kw={"rope_scaling": yarn, "max_position_embeddings": f * L})
+    assert fixed.rope_parameters["rope_type"] == "yarn" and fixed.rope_parameters["factor"] == f
+    assert fixed.rope_parameters["rope_theta"] == 1e4
+    assert no_base.rope_parameters.get("rope_theta") is None  # wrong variant: without rope_theta the base is lost
+    assert vllm.max_len(fixed) == f * L == vllm.rows(fixed, f * L)[1]
+    assert vllm.rows(fixed, f * L)[0] == "YaRNScalingRotaryEmbedding"
+    assert vllm.max_len(short) == L  # wrong variant: the YaRN block alone serves only L tokens
+
+    ntk = vllm.hf("llama2_7b_chat_hf", "LlamaConfig")
+    ntk.rope_parameters = {"rope_type": "ntk", "factor": float(f), "rope_theta": 1e4}
+    L2 = ntk.max_position_embeddings
+    before = vllm.module(ntk, f * L2).cos_sin_cache
+    ntk.update({"max_position_embeddings": f * L2})  # what get_config does with the override
+    after = vllm.module(ntk, f * L2).cos_sin_cache
+    assert vllm.max_len(ntk, f * L2) == f * L2 == after.shape[0]
+    torch.testing.assert_close(after[:L2], before, rtol=0, atol=0)  # same theta, more rows
+    assert vllm.max_len(ntk) == f * f * L2 > after.shape[0]  # wrong variant: without --max-model-len
