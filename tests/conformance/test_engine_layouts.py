@@ -171,6 +171,29 @@ def test_deepseek_k_pe_order_differs_between_engines(vllm):
     assert np.abs(in_transformers - in_vllm).max() > 0.1  # wrong variant: the caches hold the same order
 
 
+def test_llama4_key_order_differs_between_engines(vllm):
+    """Llama 4's cached keys: transformers 5.24 rotates the checkpoint's interleaved rows in place
+    (``apply_rotary_emb``, ``modeling_llama4.py`` lines 225-234, before ``cache.update`` at line 373), vLLM 0.33.0
+    rotates the load-time-permuted rows neox-style (``llama4.py`` lines 283 and 305): half order.  A cache moved
+    between the two engines needs P."""
+    from transformers.models.llama4.modeling_llama4 import apply_rotary_emb
+    from vllm.model_executor.models.llama4 import Llama4ForCausalLM
+
+    rng = np.random.default_rng(41)
+    w_k, x, m = rng.standard_normal((64, 32)), rng.standard_normal((8, 32)), rng.integers(0, 1024, size=8)
+    theta = 500000.0 ** (-np.arange(0, 64, 2) / 64)
+    freqs_cis = torch.polar(torch.ones(8, 32, dtype=torch.float64), torch.from_numpy(np.outer(m, theta)))[None]
+    k = torch.from_numpy(x @ w_k.T).reshape(1, 8, 1, 64)
+    _, in_transformers = apply_rotary_emb(k, k, freqs_cis)
+    in_transformers = in_transformers[0, :, 0].numpy()
+    fake = types.SimpleNamespace(config=types.SimpleNamespace(num_attention_heads=1, num_key_value_heads=1))
+    _, k_loaded = Llama4ForCausalLM.permute_qk_weight_for_rotary(fake, "layers.0.attn.k_proj.weight",
+                                                                 torch.from_numpy(w_k))
+    in_vllm = _run(vllm(64, 64, True, 500000.0), x @ k_loaded.numpy().T, m)
+    assert np.abs(in_vllm - to_half(in_transformers)).max() < TOL  # the same keys, half order in vLLM
+    assert np.abs(in_vllm - in_transformers).max() > 0.1  # wrong variant: the caches hold the same order
+
+
 def test_gguf_loader_turns_interleaved_into_half():
     from transformers.modeling_gguf_pytorch_utils import LlamaTensorProcessor
 
