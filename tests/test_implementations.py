@@ -566,10 +566,11 @@ def test_multihead_attention_rejects_bad_input():
         multihead_rope_attention(x, w, w, w, 2, causal="yes", layout="interleaved", base=1e4)
 
 
-def test_bfloat16_port_score_bound_of_notebook_04():
-    """Notebook 04: a half-layout port that rounds x, cos/sin, both products and the sum to bfloat16, and the score,
-    errs by less than 18u |q||k| (u = 2^-8) against exact scores, for any q and k, with exact angles. Outside that
-    condition (theta rounded to bfloat16, long positions) the bound fails."""
+def test_bfloat16_port_score_bound_of_notebook_11():
+    """Notebook 11 §8, the guarantee behind notebook 04's port test: a half-layout port that rounds x, cos/sin, both
+    products and the sum to bfloat16, and the score, errs by less than 18u |q||k| (u = 2^-8) against exact scores,
+    for any q and k, with exact angles. Outside that condition (theta rounded to bfloat16, long positions) the bound
+    fails."""
     bf = to_bfloat16
     u = 2.0**-8
     g4 = (1 + u) ** 4 - 1

@@ -29,3 +29,18 @@ def test_table_cast_to_get_ropes_dtype_then_to_the_querys():
         assert torch.equal(rope.cos_sin_cache, exact.to(torch.bfloat16))
         # wrong variant: the float32 table read unrounded by a bfloat16 forward
         assert not torch.equal(rope.cos_sin_cache.float(), exact)
+
+
+def test_loader_default_dtype_makes_a_bfloat16_table():
+    """``BaseModelLoader.load_model`` builds the model inside ``set_default_torch_dtype(model_config.dtype)``
+    (``model_loader/base_loader.py`` line 73), so on a bfloat16 model ``get_rope``'s default gives a bfloat16 table."""
+    from vllm.utils.torch_utils import set_default_torch_dtype
+
+    with vllm_cpu.loaded() as ns:
+        exact = vllm_cpu.build_rope(ns, 128, 4096, PLAIN, dtype=torch.float32).cos_sin_cache.clone()
+        with set_default_torch_dtype(torch.bfloat16):
+            rope = vllm_cpu.build_rope(ns, 128, 4096, PLAIN, dtype=None)
+        assert rope.cos_sin_cache.dtype == torch.bfloat16
+        assert torch.equal(rope.cos_sin_cache, exact.to(torch.bfloat16))
+        # wrong variant: a float32 table, as the default dtype outside the loader would give
+        assert not torch.equal(rope.cos_sin_cache.float(), exact)
