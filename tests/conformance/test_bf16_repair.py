@@ -143,3 +143,14 @@ def test_llama_repair_by_rebuilding_the_module(tmp_path):
     cast = cast_model(llama)
     cast.model.rotary_emb = type(cast.model.rotary_emb)(cast.config)
     assert torch.equal(logits(cast), logits(loaded))
+
+
+def test_half_rounds_the_buffers_like_the_bfloat16_cast(models):
+    """``model.half()`` (``PreTrainedModel.half``, ``modeling_utils.py`` l.3791-3799, calls ``nn.Module.half``) casts
+    the RoPE buffers to float16, the same pitfall; ``from_pretrained(..., dtype=torch.float16)`` keeps them float32."""
+    _, path, cls, _ = models
+    halved = cls.from_pretrained(path).half()
+    flagged = not_float32(halved)
+    assert flagged and any("original_inv_freq" in n for n in flagged)
+    assert all(b.dtype == torch.float16 for n, b in halved.named_buffers() if n.endswith("inv_freq"))
+    assert not_float32(cls.from_pretrained(path, dtype=torch.float16)) == []  # wrong variant of the claim: dtype= load
