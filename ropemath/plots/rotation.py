@@ -182,7 +182,7 @@ def sparsity_figure(d: int = 16, m: int = 1, base: float = 10000.0) -> Figure:
     r"""Return the sign pattern of the dense :math:`R^d_{\Theta,m}` (white where 0) beside eq. (34)'s two columns.
 
     .. math:: R^d_{\Theta,m} x = x \otimes \cos + \mathrm{rot}(x) \otimes \sin
-              \quad (2d \text{ nonzeros of } d^2;\ 2d \text{ numbers})
+              \quad (2d \text{ nonzeros of } d^2;\ 2d \text{ numbers, } d \text{ distinct})
 
     Source: RoFormer eq. (15), (34).
 
@@ -202,7 +202,8 @@ def sparsity_figure(d: int = 16, m: int = 1, base: float = 10000.0) -> Figure:
              xlabel="column", ylabel="row")
     columns = right.imshow(np.stack([np.cos(phi), np.sin(phi)], axis=1), cmap="RdBu_r", vmin=-1, vmax=1,
                            interpolation="nearest", aspect="auto")
-    right.set(title=f"elementwise:\n2 × {d} numbers", xticks=[0, 1], xticklabels=["cos", "sin"], yticks=[])
+    right.set(title=f"elementwise: 2 × {d}\nnumbers, {d // 2} distinct each", xticks=[0, 1],
+              xticklabels=["cos", "sin"], yticks=[])
     fig.suptitle(f"R at m = {m}: the matrix is almost all zeros; eq. (34) keeps only what is not", fontsize=10)
     fig.subplots_adjust(left=0.08, right=0.97, bottom=0.1, top=0.78, wspace=0.15)
     fig.colorbar(columns, ax=right, label="value of cos or sin")
