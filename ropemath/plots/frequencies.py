@@ -161,7 +161,7 @@ def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) 
 
 def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: float = 16.0,
                                  original_length: int = 4096) -> Figure:
-    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (at 4L), YaRN and Llama 3.1's rule, log y.
+    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (at 4L, f = 1), YaRN and Llama 3.1's rule, log y.
 
     .. math:: \theta'_i = \theta_i / s \;\text{(PI)}, \qquad \theta'_i = (b\,s^{d/(d-2)})^{-2i/d} \;\text{(NTK)}
 
@@ -170,7 +170,7 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
     """
     th = extension_frequencies(d, base, scale=scale, original_length=original_length)
     th.pop("dynamic NTK at L'")  # equal to NTK; show dynamic NTK part-way instead
-    th["dynamic NTK at ℓ = 4L"] = dynamic_ntk_frequencies(
+    th["dynamic NTK at ℓ = 4L (idealised f = 1)"] = dynamic_ntk_frequencies(
         d, base, length=4 * original_length, original_length=original_length)
     th["Llama 3.1 rule applied to this s, L (low 1, high 4)"] = llama31_frequencies(
         d, base, factor=scale, low_freq_factor=1.0, high_freq_factor=4.0, original_length=original_length)

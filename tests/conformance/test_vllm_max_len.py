@@ -349,9 +349,13 @@ def test_static_ntk_overrides_replace_a_dynamic_config(vllm, tmp_path):
         fixed = get_config(str(tmp_path), trust_remote_code=False,
                            hf_overrides_kw={"rope_scaling": None, "rope_theta": b2, "max_position_embeddings": f * L})
         alone = get_config(str(tmp_path), trust_remote_code=False, hf_overrides_kw={"rope_theta": b2})
+        as_parameters = get_config(str(tmp_path), trust_remote_code=False,  # notebook 10's form
+                                   hf_overrides_kw={"rope_parameters": {"rope_type": "default", "rope_theta": b2},
+                                                    "max_position_embeddings": f * L})
         hf = AutoConfig.from_pretrained(tmp_path, rope_parameters={"rope_type": "default", "rope_theta": b2})
         hf_alone = AutoConfig.from_pretrained(tmp_path, rope_theta=b2)
     assert fixed.rope_parameters == {"rope_type": "default", "rope_theta": b2} == hf.rope_parameters
+    assert as_parameters.rope_parameters == fixed.rope_parameters and vllm.max_len(as_parameters) == f * L
     assert vllm.max_len(fixed) == f * L == vllm.rows(fixed, f * L)[1]  # every accepted position has a row
     for wrong in (alone, hf_alone):  # wrong variant: rope_theta alone is ignored
         assert wrong.rope_parameters["rope_type"] == "dynamic" and wrong.rope_parameters["rope_theta"] == 10000.0
@@ -396,7 +400,11 @@ def test_hf_overrides_give_ntk_and_dynamic_a_row_for_every_accepted_position(vll
         short = get_config(str(tmp_path), trust_remote_code=False, hf_overrides_kw={"rope_scaling": block})
         no_base = get_config(str(tmp_path), trust_remote_code=False,
                              hf_overrides_kw={"rope_scaling": yarn, "max_position_embeddings": f * L})
+        as_parameters = get_config(str(tmp_path), trust_remote_code=False,  # notebook 10's form, no FutureWarning
+                                   hf_overrides_kw={"rope_parameters": block, "max_position_embeddings": f * L})
     assert fixed.rope_parameters["rope_type"] == "yarn" and fixed.rope_parameters["factor"] == f
+    assert as_parameters.rope_parameters == fixed.rope_parameters
+    assert vllm.max_len(as_parameters) == f * L == vllm.rows(as_parameters, f * L)[1]
     assert fixed.rope_parameters["rope_theta"] == 1e4
     assert no_base.rope_parameters.get("rope_theta") is None  # wrong variant: without rope_theta the base is lost
     assert vllm.max_len(fixed) == f * L == vllm.rows(fixed, f * L)[1]
