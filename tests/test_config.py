@@ -116,6 +116,22 @@ def test_hf_dynamic_with_factor_one_is_ropemaths_dynamic_ntk():
         assert (n <= 4096) == np.allclose(f2, ours, rtol=1e-12)
 
 
+
+def test_static_ntk_pin_meets_the_dynamic_base_only_at_l_equal_L_2f_minus_1_over_f():
+    """Notebooks 08 and 10: the pin b' = b f^(d/(d-2)) equals transformers' dynamic theta only where
+    f l / L - (f - 1) = f, i.e. l = L (2f - 1) / f; at the served length f L the dynamic scale is f^2 - f + 1."""
+    from ropemath import ntk_base
+
+    flat = {"rope_theta": 1e4, "head_dim": 128, "max_position_embeddings": 4096, "rope_type": "dynamic"}
+    for f in (2, 4, 8):
+        pin = frequencies(128, ntk_base(128, 1e4, scale=float(f)))
+        dyn = dict(flat, factor=float(f))
+        meet = 4096 * (2 * f - 1) // f
+        assert np.allclose(frequencies_from_config(dyn, seq_len=meet).theta, pin, rtol=1e-12, atol=0)
+        at_fl = frequencies_from_config(dyn, seq_len=f * 4096).theta  # control: the served length
+        assert not np.allclose(at_fl, pin, rtol=1e-3)
+        assert np.allclose(at_fl, frequencies(128, ntk_base(128, 1e4, scale=float(f * f - f + 1))), rtol=1e-12)
+
 def test_layout_verdicts_name_one_layout_per_implementation():
     from ropemath import layout_verdicts
 

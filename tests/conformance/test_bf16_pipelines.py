@@ -125,13 +125,12 @@ def test_to_bfloat16_casts_inv_freq_and_from_pretrained_with_dtype_does_not(tmp_
     assert np.abs(cos_loaded - exact).max() <= 2.0**-8 + m * 16 * 2.0**-23  # bfloat16 cast + float32 angle
 
 
-def test_bfloat16_and_half_cast_inv_freq_too():
-    """``.bfloat16()`` and ``.half()`` cast every floating buffer (torch 2.13 ``nn/modules/module.py`` l.1211, 1222),
-    ``inv_freq`` included, as ``.to()`` does.  Wrong variant: the buffer left in float32, as ``dtype=`` loading keeps it
-    (previous test)."""
-    for cast, dtype in (("bfloat16", torch.bfloat16), ("half", torch.float16)):
-        rotary = getattr(LlamaForCausalLM(LlamaConfig(**CONFIG)), cast)().model.rotary_emb
-        assert rotary.inv_freq.dtype == dtype and rotary.inv_freq.dtype != torch.float32, cast
+def test_bfloat16_method_casts_inv_freq_too():
+    """``.bfloat16()`` casts every floating buffer (torch 2.13 ``nn/modules/module.py`` l.1222), ``inv_freq`` included,
+    as ``.to()`` does (``.half()``: ``test_bf16_repair.py``).  Wrong variant: the buffer left in float32, as ``dtype=``
+    loading keeps it (previous test)."""
+    rotary = LlamaForCausalLM(LlamaConfig(**CONFIG)).bfloat16().model.rotary_emb
+    assert rotary.inv_freq.dtype == torch.bfloat16 and rotary.inv_freq.dtype != torch.float32
 
 
 def _aten_ops(fn) -> set[str]:
