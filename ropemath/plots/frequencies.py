@@ -19,9 +19,9 @@ from ropemath.core.spectrum import full_turn_count, wavelengths
 from ropemath.models.context_length import critical_pair
 from ropemath.models.scaling import (
     angle_range_ratio,
-    dynamic_ntk_frequencies,
     extension_frequencies,
     never_full_turn,
+    ntk_frequencies,
     unseen_angle_pairs,
 )
 from ropemath.models.yarn import llama31_frequencies
@@ -161,7 +161,7 @@ def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) 
 
 def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: float = 16.0,
                                  original_length: int = 4096) -> Figure:
-    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (at 4L, f = 1), YaRN and Llama 3.1's rule, log y.
+    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (factor 8, at L'), YaRN, Llama 3.1, log y.
 
     .. math:: \theta'_i = \theta_i / s \;\text{(PI)}, \qquad \theta'_i = (b\,s^{d/(d-2)})^{-2i/d} \;\text{(NTK)}
 
@@ -170,8 +170,8 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
     """
     th = extension_frequencies(d, base, scale=scale, original_length=original_length)
     th.pop("dynamic NTK at L'")  # equal to NTK; show dynamic NTK part-way instead
-    th["dynamic NTK at ℓ = 4L (idealised f = 1)"] = dynamic_ntk_frequencies(
-        d, base, length=4 * original_length, original_length=original_length)
+    th[f"dynamic NTK at L', transformers' rule with factor 8 (s = {8 * scale - 7:g})"] = ntk_frequencies(
+        d, base, scale=8 * scale - 7)  # s(l) = f max(l, L)/L - (f - 1) at l = sL, f = 8
     th["Llama 3.1 rule applied to this s, L (low 1, high 4)"] = llama31_frequencies(
         d, base, factor=scale, low_freq_factor=1.0, high_freq_factor=4.0, original_length=original_length)
     i = np.arange(d // 2)

@@ -115,6 +115,36 @@ def test_gemma4_proportional_factor_is_divided_by_transformers_and_ignored_by_vl
     assert not torch.allclose(ours._compute_inv_freq(ours.base), inv_hf)  # wrong variant: "the same θ_i"
 
 
+def test_no_linear_override_gives_gemma4_proportional_theta_over_f(vllm):
+    """Notebook 10's checklist: ``linear`` (the type that divides angles by f) takes its exponent over rotary_dim
+    (``RotaryEmbeddingBase._compute_inv_freq``, ``base.py`` lines 80-92): 128 with partial_rotary_factor 0.25, or all
+    256 pairs rotated with 1.0.  Neither is transformers' θ_i / f on the 64 rotated pairs of a 512-wide head."""
+    from transformers.models.gemma4 import modeling_gemma4 as mg
+
+    f, positions = 8.0, torch.tensor([0, 1, 7, 100, 255])
+    scaled = {"rope_type": "proportional", "partial_rotary_factor": 0.25, "rope_theta": 1e6, "factor": f}
+    sliding = {"rope_type": "default", "rope_theta": 1e4}
+    q = torch.randn(5, 2, 512, generator=torch.Generator().manual_seed(2))
+
+    def gap(parameters, target):  # max |vLLM's rotation of q - transformers' with target's full-attention parameters|
+        hf = mg.Gemma4TextRotaryEmbedding(_gemma4_config(rope_parameters={"sliding_attention": sliding,
+                                                                          "full_attention": target}))
+        cos, sin = hf(torch.zeros(1, dtype=torch.float32), positions[None], "full_attention")
+        q_v, _ = vllm.build(512, 256, parameters).forward_native(positions, q.reshape(5, -1).clone(),
+                                                                  q[:, :1].reshape(5, -1).clone())
+        return float((q_v.view_as(q) - _rotate(cos[0], sin[0], q)).abs().max())
+
+    linear = {"rope_type": "linear", "factor": f, "rope_theta": 1e6}
+    partial = vllm.build(512, 256, dict(linear, partial_rotary_factor=0.25))
+    assert partial.rotary_dim == 128
+    torch.testing.assert_close(partial._compute_inv_freq(partial.base),
+                               1e6 ** (-torch.arange(0, 128, 2, dtype=torch.float) / 128), rtol=1e-6, atol=0)
+    assert gap(dict(linear, partial_rotary_factor=0.25), scaled) > 0.1  # exponent over 128, not 512
+    assert gap(dict(linear, partial_rotary_factor=1.0), scaled) > 0.1  # 256 pairs rotated, not 64
+    unscaled = {k: v for k, v in scaled.items() if k != "factor"}
+    assert gap(unscaled, unscaled) < ROUNDING  # wrong variant "the comparison can never pass" fails
+
+
 # --- 2. M-RoPE ---------------------------------------------------------------------------------------------------
 
 

@@ -1,0 +1,54 @@
+"""Notebook 07 §3's capture snippet: an attention function registered with ``AttentionInterface.register``
+(transformers 5.24 ``utils/generic.py`` l.1245, ``modeling_utils.py`` l.5243) receives q and k *after* RoPE
+(``LlamaAttention.forward``, ``modeling_llama.py`` l.249 rotates, l.258 calls the interface), one KV head per group
+(``repeat_kv`` runs inside the attention function, l.190).  Checked against `ropemath.apply_rope` (half layout) of
+the layer's own ``q_proj``/``k_proj`` output; wrong variant: q before RoPE (what a ``q_proj`` hook sees) must differ.
+"""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
+from transformers import AttentionInterface, LlamaConfig, LlamaForCausalLM  # noqa: E402
+from transformers.integrations.sdpa_attention import sdpa_attention_forward  # noqa: E402
+
+from ropemath import apply_rope  # noqa: E402
+
+CONFIG = dict(vocab_size=64, hidden_size=128, intermediate_size=64, num_hidden_layers=1, num_attention_heads=4,
+              num_key_value_heads=2, max_position_embeddings=256, rope_theta=10000.0)
+T = 16
+
+
+def test_registered_attention_sees_post_rope_q_and_k(tmp_path):
+    captured = []
+
+    def capture(module, query, key, value, attention_mask, **kwargs):  # the notebook's snippet
+        captured.append((query.detach(), key.detach()))  # after RoPE: (batch, heads, T, d_h)
+        return sdpa_attention_forward(module, query, key, value, attention_mask, **kwargs)
+
+    AttentionInterface.register("capture", capture)
+    torch.manual_seed(0)
+    LlamaForCausalLM(LlamaConfig(**CONFIG)).save_pretrained(tmp_path)
+    model = LlamaForCausalLM.from_pretrained(tmp_path, attn_implementation="capture").double().eval()
+    assert model.config._attn_implementation == "capture"
+    attn = model.model.layers[0].self_attn
+    pre = []
+    hook = attn.q_proj.register_forward_hook(lambda mod, args, out: pre.append(("q", out.detach())))
+    hook_k = attn.k_proj.register_forward_hook(lambda mod, args, out: pre.append(("k", out.detach())))
+    with torch.no_grad():
+        model(torch.arange(T)[None] % 64, use_cache=False)
+    hook.remove()
+    hook_k.remove()
+    (q_post, k_post), = captured
+    assert q_post.shape == (1, 4, T, 32) and k_post.shape == (1, 2, T, 32)  # KV heads not repeated yet
+    raw = dict(pre)
+    q_pre, k_pre = (raw[n].view(T, -1, 32).transpose(0, 1).numpy() for n in ("q", "k"))
+    m = np.arange(T)
+    want_q = apply_rope(q_pre, m, layout="half", base=10000.0)
+    want_k = apply_rope(k_pre, m, layout="half", base=10000.0)
+    # float64 model: the float32 angles (inv_freq, position_ids.float()) bound the difference, ~T * 2^-23 rad
+    assert np.abs(q_post[0].numpy() - want_q).max() < 1e-4 * np.abs(want_q).max()
+    assert np.abs(k_post[0].numpy() - want_k).max() < 1e-4 * np.abs(want_k).max()
+    # wrong variant: the q_proj output, before RoPE, is not what the attention function sees
+    assert np.abs(q_post[0].numpy() - q_pre).max() > 0.1 * np.abs(q_pre).max()
