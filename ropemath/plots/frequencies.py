@@ -161,7 +161,8 @@ def wavelengths_figure(d: int = 128, base: float = 10000.0, length: int = 4096) 
 
 def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: float = 16.0,
                                  original_length: int = 4096) -> Figure:
-    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (factor 8, at L'), YaRN, Llama 3.1, log y.
+    r"""Return :math:`\theta_i` before and after PI, NTK, dynamic NTK (factor 8, at L'), YaRN, and Llama 3.1's
+    rule applied to the same s and L (an illustration, not a shipped config), log y.
 
     .. math:: \theta'_i = \theta_i / s \;\text{(PI)}, \qquad \theta'_i = (b\,s^{d/(d-2)})^{-2i/d} \;\text{(NTK)}
 
@@ -172,7 +173,7 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
     th.pop("dynamic NTK at L'")  # equal to NTK; show dynamic NTK part-way instead
     th[f"dynamic NTK at L', transformers' rule with factor 8 (s = {8 * scale - 7:g})"] = ntk_frequencies(
         d, base, scale=8 * scale - 7)  # s(l) = f max(l, L)/L - (f - 1) at l = sL, f = 8
-    th["Llama 3.1 rule applied to this s, L (low 1, high 4)"] = llama31_frequencies(
+    th["Llama 3.1's rule at this s, L (not a shipped config)"] = llama31_frequencies(
         d, base, factor=scale, low_freq_factor=1.0, high_freq_factor=4.0, original_length=original_length)
     i = np.arange(d // 2)
     styles = ["k-", "C0-", "C1-", "C2-", "C3--", "C4:", "C5-."]

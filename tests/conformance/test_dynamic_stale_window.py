@@ -4,7 +4,8 @@
 longest call so far (`max_seq_len_cached`) and resets to plain θ only when max(position)+1 < L (line 113). A later
 call whose largest position lies in [L − 1, cached) therefore keeps the θ′ of the longest call, not its own.
 Checked on a tiny Llama with L = 64, factor 2: after a call of 80 positions, a call of 70 (largest position 69)
-keeps θ′(80); a call of 63 (largest 62 = L − 2) resets. Controls: θ′(70) differs from θ′(80), and θ′(80) from θ.
+keeps θ′(80); so does a call of exactly L = 64 (notebook 10's checklist: only inputs < L reset once one
+exceeded L); a call of 63 (largest 62 = L − 2) resets. Controls: θ′(70) differs from θ′(80), and θ′(80) from θ.
 """
 
 import pytest
@@ -35,7 +36,7 @@ def lowest():
     rotary, _ = probe.model_rotary(model)
     out = {}
     with torch.no_grad():
-        for n in (80, 70, 63):
+        for n in (80, 64, 70, 63):
             model(torch.arange(n)[None] % 32)
             out[n] = rotary.inv_freq[-1].item()
     return out
@@ -53,3 +54,8 @@ def test_a_shorter_call_past_L_keeps_the_longest_calls_theta(lowest):
 def test_a_call_ending_at_L_minus_2_resets_to_plain_theta(lowest):
     assert close(lowest[63], frequencies(HEAD, 1e4)[-1])
     assert not close(lowest[80], frequencies(HEAD, 1e4)[-1])  # control: θ′ did change
+
+
+def test_a_call_of_exactly_L_after_a_longer_one_keeps_its_theta(lowest):
+    assert close(lowest[64], rule(80)[-1])  # l = L is not < L: no reset
+    assert not close(lowest[64], frequencies(HEAD, 1e4)[-1])  # wrong variant: "inputs <= L reset to plain theta"

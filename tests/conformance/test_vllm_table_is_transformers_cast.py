@@ -1,9 +1,11 @@
-"""vLLM 0.33.0's bfloat16 cos/sin table is transformers 5.24's ``cos.to(x.dtype)``, bit for bit (notebook 06 §5).
+"""Built on CPU, vLLM 0.33.0's bfloat16 cos/sin table is transformers 5.24's ``cos.to(x.dtype)``, bit for bit (06 §5).
 
 vLLM: ``RotaryEmbeddingBase._compute_cos_sin_cache`` builds float32 angles and cos/sin, ``__init__`` casts the
-table to the model dtype (``rotary_embedding/base.py`` lines 58-61, 94-103).  transformers:
-``LlamaRotaryEmbedding.forward`` forms the same float32 angles and casts cos and sin to the input's dtype
-(``models/llama/modeling_llama.py`` lines 110-116).  Llama 3's head and base; wrong variant: transformers after
+table to the model dtype unless ``use_flashinfer`` is set (``rotary_embedding/base.py`` lines 58-61, 94-103).
+transformers: ``LlamaRotaryEmbedding.forward`` forms the same float32 angles and casts cos and sin to the input's
+dtype (``models/llama/modeling_llama.py`` lines 110-116).  Both run here on CPU; vLLM builds its table on the GPU,
+and its own comment warns of "a slight numerical difference" there (``_compute_inv_freq``, base.py lines 82-85), so
+this says nothing about GPU bits.  Llama 3's head and base; wrong variant: transformers after
 ``model.to(torch.bfloat16)``, whose rounded ``inv_freq`` gives another table.
 """
 
