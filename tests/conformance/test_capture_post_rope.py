@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
 pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
-from transformers import AttentionInterface, LlamaConfig, LlamaForCausalLM  # noqa: E402
+from transformers import AttentionInterface, AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM  # noqa: E402
 from transformers.integrations.sdpa_attention import sdpa_attention_forward  # noqa: E402
 
 from ropemath import apply_rope  # noqa: E402
@@ -21,16 +21,20 @@ T = 16
 
 
 def test_registered_attention_sees_post_rope_q_and_k(tmp_path):
+    torch.manual_seed(0)
+    path = tmp_path
+    LlamaForCausalLM(LlamaConfig(**CONFIG)).save_pretrained(path)
+    # the notebook's snippet, line for line (imports at the top of this file)
     captured = []
 
-    def capture(module, query, key, value, attention_mask, **kwargs):  # the notebook's snippet
-        captured.append((query.detach(), key.detach()))  # after RoPE: (batch, heads, T, d_h)
+    def capture(module, query, key, value, attention_mask, **kwargs):
+        captured.append((query.detach(), key.detach()))  # (batch, heads, T, d_h)
         return sdpa_attention_forward(module, query, key, value, attention_mask, **kwargs)
 
     AttentionInterface.register("capture", capture)
-    torch.manual_seed(0)
-    LlamaForCausalLM(LlamaConfig(**CONFIG)).save_pretrained(tmp_path)
-    model = LlamaForCausalLM.from_pretrained(tmp_path, attn_implementation="capture").double().eval()
+    model = AutoModelForCausalLM.from_pretrained(path, attn_implementation="capture")
+    # end of the snippet
+    model = model.double().eval()
     assert model.config._attn_implementation == "capture"
     attn = model.model.layers[0].self_attn
     pre = []

@@ -1,0 +1,92 @@
+"""vLLM 0.33.0's resident cos/sin table and rotary dispatch, run on CPU (notebook 04 §5).
+
+1. Size: ``RotaryEmbeddingBase.__init__`` casts the ``max_position`` × ``rotary_dim`` table to the model dtype
+   (``rotary_embedding/base.py`` l.58-61); Llama 3.1 8B's (131072 × 128, bfloat16) is 32 MiB.  A partial-rotary
+   module's table is ``rotary_dim`` wide, not ``head_size`` (``_compute_cos_sin_cache``, l.94-103).
+2. Past the table: ``forward_static``'s ``index_select`` (l.173) raises ``IndexError`` in eager mode (the compiled
+   path's ``RuntimeError`` is in ``test_vllm_rotary.py``); it does not extrapolate.
+3. ``_match_cos_sin_cache_dtype`` (l.105-130) outside ``torch.compile`` replaces the buffer once: the next call with
+   the same dtype reuses it, no per-call copy.
+4. ``custom_ops``: ``VllmConfig.__post_init__`` (``config/vllm.py`` l.1840-1845) appends ``none`` under a compiling
+   mode and ``all`` under ``CompilationMode.NONE`` (what ``enforce_eager`` sets, l.1766-1767); any of
+   ``pass_config``'s ``enable_qk_norm_rope_fusion``, ``fuse_rope_kvcache``, ``fuse_qk_norm_rope_kvcache`` appends
+   ``+rotary_embedding`` (``CompilationConfig.__post_init__``, ``config/compilation.py`` l.964-984).  The flags are set
+   after ``PassConfig``'s platform check (l.262-293), which turns them off on CPU.
+
+Each check has a wrong variant that must fail.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
+
+import vllm_cpu
+
+from ropemath import published_config
+
+PLAIN = {"rope_type": "default", "rope_theta": 10000.0}
+MIB = 2**20
+
+
+@pytest.fixture(scope="module")
+def ns():
+    with vllm_cpu.loaded() as namespace:
+        yield namespace
+
+
+def test_llama31_8b_table_is_32_mib_in_bfloat16_and_partial_rotary_is_r_wide(ns):
+    hub = published_config("llama3_1_8b_instruct")
+    scaling = dict(hub["rope_scaling"], rope_theta=hub["rope_theta"])
+    rope = vllm_cpu.build_rope(ns, 128, hub["max_position_embeddings"], scaling, dtype=torch.bfloat16)
+    table = rope.cos_sin_cache
+    assert tuple(table.shape) == (131072, 128) and table.dtype == torch.bfloat16
+    assert table.numel() * table.element_size() == 131072 * 128 * 2 == 32 * MIB
+    assert table.float().numel() * 4 != 32 * MIB  # wrong variant: a float32 table is 64 MiB
+    partial = vllm_cpu.build_rope(ns, 128, 4096, PLAIN, dtype=torch.bfloat16, rotary_dim=32)
+    assert tuple(partial.cos_sin_cache.shape) == (4096, 32)  # r wide
+    assert partial.cos_sin_cache.shape[1] != 128  # wrong variant: head_size wide
+
+
+def test_position_past_the_table_raises_in_eager_mode(ns):
+    rope = vllm_cpu.build_rope(ns, 128, 4096, PLAIN, dtype=torch.bfloat16)
+    query = torch.randn(1, 2 * 128, generator=torch.Generator().manual_seed(3)).to(torch.bfloat16)
+    rope.forward_native(torch.tensor([4095]), query.clone(), None)  # wrong variant: the last row works
+    with pytest.raises(IndexError):
+        rope.forward_native(torch.tensor([4096]), query.clone(), None)
+
+
+def test_dtype_swap_replaces_the_buffer_once(ns):
+    rope = vllm_cpu.build_rope(ns, 128, 4096, PLAIN, dtype=torch.float32)
+    first = rope.cos_sin_cache
+    positions = torch.arange(4)
+    query = torch.randn(4, 2 * 128, generator=torch.Generator().manual_seed(4)).to(torch.bfloat16)
+    rope.forward_native(positions, query.clone(), None)
+    swapped = rope.cos_sin_cache
+    assert swapped is not first and swapped.dtype == torch.bfloat16  # wrong variant: the float32 buffer kept
+    rope.forward_native(positions, query.clone(), None)
+    assert rope.cos_sin_cache is swapped  # the second call copies nothing
+
+
+def test_custom_ops_none_only_when_compiling_and_fusion_flags_bring_back_the_kernel():
+    with vllm_cpu.loaded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from vllm.config import CompilationConfig, VllmConfig
+        from vllm.config.compilation import CompilationMode, PassConfig
+
+        compiled = VllmConfig(compilation_config=CompilationConfig()).compilation_config
+        assert compiled.backend == "inductor" and compiled.mode != CompilationMode.NONE
+        assert compiled.custom_ops == ["none"] and not compiled.is_custom_op_enabled("rotary_embedding")
+        eager = VllmConfig(compilation_config=CompilationConfig(mode=CompilationMode.NONE)).compilation_config
+        assert eager.custom_ops == ["all"] and eager.is_custom_op_enabled("rotary_embedding")
+        for flag in ("enable_qk_norm_rope_fusion", "fuse_rope_kvcache", "fuse_qk_norm_rope_kvcache"):
+            passes = PassConfig()
+            object.__setattr__(passes, flag, True)  # after PassConfig's platform check, which clears it on CPU
+            config = CompilationConfig(custom_ops=["none"], pass_config=passes)
+            assert config.custom_ops == ["none", "+rotary_embedding"], flag
+            assert config.is_custom_op_enabled("rotary_embedding"), flag
+        plain = CompilationConfig(custom_ops=["none"], pass_config=PassConfig())
+        assert not plain.is_custom_op_enabled("rotary_embedding")  # wrong variant: no flag, no kernel
