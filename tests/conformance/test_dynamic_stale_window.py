@@ -59,3 +59,38 @@ def test_a_call_ending_at_L_minus_2_resets_to_plain_theta(lowest):
 def test_a_call_of_exactly_L_after_a_longer_one_keeps_its_theta(lowest):
     assert close(lowest[64], rule(80)[-1])  # l = L is not < L: no reset
     assert not close(lowest[64], frequencies(HEAD, 1e4)[-1])  # wrong variant: "inputs <= L reset to plain theta"
+
+
+def test_dynamic_growth_and_reset_swap_the_buffer_and_longrope_writes_in_place():
+    """Notebook 10 §1.2 (CUDA graphs replay from fixed addresses; that part is not run here): 5.24's
+    `dynamic_frequency_update` replaces `inv_freq` with `register_buffer` at growth and at reset
+    (`modeling_rope_utils.py` lines 110, 117), so the tensor changes; `longrope_frequency_update` picks with
+    `torch.where` and `copy_`s into the same tensor (lines 79, 81)."""
+    from transformers import Phi3Config
+    from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
+    from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
+
+    x = torch.zeros(1, 1, HEAD)
+
+    def after(rotary, n):
+        rotary(x, torch.arange(n)[None])
+        return rotary.inv_freq
+
+    dyn = LlamaRotaryEmbedding(probe.tiny(rope_scaling={"type": "dynamic", "factor": F}))
+    start = dyn.inv_freq
+    grown = after(dyn, 80)
+    assert grown is not start and grown.data_ptr() != start.data_ptr()  # wrong variant: growth writes in place
+    assert after(dyn, 70) is grown  # inside the window: no update
+    assert after(dyn, 16) is not grown  # reset: register_buffer again
+
+    omp = 32
+    rope = {"rope_type": "longrope", "rope_theta": 1e4, "short_factor": [1.0] * 16, "long_factor": [4.0] * 16,
+            "original_max_position_embeddings": omp}
+    phi = Phi3RotaryEmbedding(Phi3Config(hidden_size=64, num_attention_heads=2, num_key_value_heads=2,
+                                         max_position_embeddings=256, original_max_position_embeddings=omp,
+                                         rope_parameters=rope))
+    buf, ptr = phi.inv_freq, phi.inv_freq.data_ptr()
+    short = after(phi, 16).clone()
+    long_ = after(phi, 40)
+    assert long_ is buf and long_.data_ptr() == ptr  # same tensor, same address
+    assert not torch.equal(long_, short)  # wrong variant: "in place because nothing changed"; the values did change

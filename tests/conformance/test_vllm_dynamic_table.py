@@ -78,3 +78,15 @@ def test_served_at_trained_length_is_plain_and_above_it_scaled():
     _, inv_above, _ = vllm_dynamic_cos_sin_cache(4096, 2048, 2.0, dtype=torch.float32)
     assert (inv_above.numpy()[1:] < 0.99 * plain[1:]).all()  # every pair but the first slowed, for every input
     assert not np.allclose(inv_above.numpy(), plain, rtol=1e-6, atol=0)  # the check above can say no
+
+
+def test_served_above_trained_is_transformers_theta_of_the_served_length_for_every_input():
+    """Notebook 10 §1.3, NomicBert: served length S > T gives transformers 5.24's dynamic θ(ℓ = S), in one table used
+    for every input, so an input shorter than S gets θ(S), not its own θ(ℓ)."""
+    from ropemath import frequencies_from_config
+
+    config = {"rope_theta": 1e4, "head_dim": D, "max_position_embeddings": 2048, "rope_type": "dynamic", "factor": 2.0}
+    _, inv, _ = vllm_dynamic_cos_sin_cache(4096, 2048, 2.0, dtype=torch.float32)
+    assert np.allclose(inv.numpy(), frequencies_from_config(config, seq_len=4096).theta, rtol=1e-5, atol=0)
+    # wrong variant: "an input of 3000 tokens gets its own theta(3000)"
+    assert not np.allclose(inv.numpy(), frequencies_from_config(config, seq_len=3000).theta, rtol=1e-3, atol=0)

@@ -12,6 +12,12 @@
    ``pass_config``'s ``enable_qk_norm_rope_fusion``, ``fuse_rope_kvcache``, ``fuse_qk_norm_rope_kvcache`` appends
    ``+rotary_embedding`` (``CompilationConfig.__post_init__``, ``config/compilation.py`` l.964-984).  The flags are set
    after ``PassConfig``'s platform check (l.262-293), which turns them off on CPU.
+5. That platform check (``PassConfig.__post_init__``, l.262-293), with ``current_platform`` stubbed: on CUDA only
+   ``enable_qk_norm_rope_fusion`` survives; on ROCm all three do.
+6. The O2/O3 defaults ``enable_rope_kvcache_fusion`` and ``enable_qk_norm_rope_kvcache`` (``config/vllm.py``
+   l.206-219, 246-252, used at l.306-307, 327-328) are True only with AITER on AND ``rotary_embedding`` already
+   enabled (``fuse_rope_kvcache`` also needs Inductor graph partition or no KV-cache split): they never bring the
+   kernel back by themselves.
 
 Each check has a wrong variant that must fail.
 """
@@ -90,3 +96,62 @@ def test_custom_ops_none_only_when_compiling_and_fusion_flags_bring_back_the_ker
             assert config.is_custom_op_enabled("rotary_embedding"), flag
         plain = CompilationConfig(custom_ops=["none"], pass_config=PassConfig())
         assert not plain.is_custom_op_enabled("rotary_embedding")  # wrong variant: no flag, no kernel
+
+
+class _Platform:
+    """A stand-in for ``vllm.platforms.current_platform``: only what ``PassConfig.__post_init__`` asks."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def is_rocm(self):
+        return self.name == "rocm"
+
+    def is_cuda(self):
+        return self.name == "cuda"
+
+    def is_cuda_alike(self):
+        return self.name in ("cuda", "rocm")
+
+    def is_xpu(self):
+        return False
+
+
+FLAGS = ("enable_qk_norm_rope_fusion", "fuse_rope_kvcache", "fuse_qk_norm_rope_kvcache")
+
+
+def test_platform_check_keeps_only_qk_norm_rope_fusion_on_cuda_and_all_three_on_rocm(monkeypatch):
+    with vllm_cpu.loaded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import vllm.config.compilation as compilation
+
+        kept = {}
+        for name in ("cpu", "cuda", "rocm"):
+            monkeypatch.setattr(compilation, "current_platform", _Platform(name))
+            passes = compilation.PassConfig(**{flag: True for flag in FLAGS})
+            kept[name] = {flag for flag in FLAGS if getattr(passes, flag)}
+        assert kept["cpu"] == set()
+        assert kept["cuda"] == {"enable_qk_norm_rope_fusion"}
+        assert kept["rocm"] == set(FLAGS)
+        assert kept["cuda"] != set(FLAGS)  # wrong variant: all three kept on CUDA
+
+
+def test_aiter_defaults_need_the_rotary_op_already_enabled(monkeypatch):
+    from types import SimpleNamespace
+
+    with vllm_cpu.loaded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import vllm.config.vllm as vllm_config
+        from vllm._aiter_ops import rocm_aiter_ops
+        from vllm.config import CompilationConfig
+
+        def default(aiter, custom_ops):
+            monkeypatch.setattr(rocm_aiter_ops, "is_enabled", classmethod(lambda cls: aiter))
+            compiled = CompilationConfig(custom_ops=custom_ops, use_inductor_graph_partition=True)
+            cfg = SimpleNamespace(compilation_config=compiled)  # graph partition: fuse_rope_kvcache's other condition
+            return (vllm_config.enable_rope_kvcache_fusion(cfg), vllm_config.enable_qk_norm_rope_kvcache(cfg))
+
+        assert default(True, ["none", "+rotary_embedding"]) == (True, True)
+        assert default(True, ["none"]) == (False, False)  # AITER alone: the op stays off
+        assert default(False, ["none", "+rotary_embedding"]) == (False, False)  # no AITER
+        assert default(True, ["none"]) != (True, True)  # wrong variant: AITER turns the kernel on by itself
