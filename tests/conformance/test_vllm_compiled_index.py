@@ -1,4 +1,4 @@
-"""vLLM's default (Inductor-compiled) rotary path given a position past its cos/sin table (notebook 10 §1.2).
+"""vLLM's default (Inductor-compiled) rotary path given a position past its cos/sin table (notebook 10 §1.3).
 
 ``forward_static`` below is a transcription of
 ``RotaryEmbedding.forward_static`` in vLLM 0.33.0 (``model_executor/layers/rotary_embedding/base.py`` lines 161-201:

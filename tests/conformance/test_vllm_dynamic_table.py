@@ -1,4 +1,4 @@
-"""vLLM's dynamic NTK table (notebook 10 §1.2), its arithmetic run in torch on CPU.
+"""vLLM's dynamic NTK table (notebook 10 §1.3), its arithmetic run in torch on CPU.
 
 ``vllm_dynamic_cos_sin_cache`` below is a transcription of
 ``DynamicNTKScalingRotaryEmbedding._compute_cos_sin_cache`` and ``RotaryEmbedding._compute_inv_freq`` of vLLM

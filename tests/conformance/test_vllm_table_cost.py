@@ -4,7 +4,8 @@
    (``rotary_embedding/base.py`` l.58-61); Llama 3.1 8B's (131072 × 128, bfloat16) is 32 MiB.  A partial-rotary
    module's table is ``rotary_dim`` wide, not ``head_size`` (``_compute_cos_sin_cache``, l.94-103).
 2. Past the table: ``forward_static``'s ``index_select`` (l.173) raises ``IndexError`` in eager mode (the compiled
-   path's ``RuntimeError`` is in ``test_vllm_rotary.py``); it does not extrapolate.
+   path's ``RuntimeError`` "index out of bounds" is in ``test_vllm_compiled_index.py`` and ``test_vllm_rotary.py``);
+   it does not extrapolate.
 3. ``_match_cos_sin_cache_dtype`` (l.105-130) outside ``torch.compile`` replaces the buffer once: the next call with
    the same dtype reuses it, no per-call copy.
 4. ``custom_ops``: ``VllmConfig.__post_init__`` (``config/vllm.py`` l.1840-1845) appends ``none`` under a compiling
@@ -12,8 +13,11 @@
    ``pass_config``'s ``enable_qk_norm_rope_fusion``, ``fuse_rope_kvcache``, ``fuse_qk_norm_rope_kvcache`` appends
    ``+rotary_embedding`` (``CompilationConfig.__post_init__``, ``config/compilation.py`` l.964-984).  The flags are set
    after ``PassConfig``'s platform check (l.262-293), which turns them off on CPU.
-5. That platform check (``PassConfig.__post_init__``, l.262-293), with ``current_platform`` stubbed: on CUDA only
-   ``enable_qk_norm_rope_fusion`` survives; on ROCm all three do.
+5. That platform check (``PassConfig.__post_init__``, l.262-299), with ``current_platform`` stubbed: on CUDA only
+   ``enable_qk_norm_rope_fusion`` survives, on XPU too; on ROCm all three do.  ``fuse_rope_kvcache_cat_mla`` (MLA)
+   survives on CUDA and ROCm, and appends no ``+rotary_embedding``: its pass (``MLARoPEKVCacheCatFusionPass``,
+   ``compilation/passes/fusion/mla_rope_kvcache_cat_fusion.py`` l.243-269) replaces the matched rotation, native or
+   custom, with its own fused op.
 6. The O2/O3 defaults ``enable_rope_kvcache_fusion`` and ``enable_qk_norm_rope_kvcache`` (``config/vllm.py``
    l.206-219, 246-252, used at l.306-307, 327-328) are True only with AITER on AND ``rotary_embedding`` already
    enabled (``fuse_rope_kvcache`` also needs Inductor graph partition or no KV-cache split): they never bring the
@@ -114,10 +118,11 @@ class _Platform:
         return self.name in ("cuda", "rocm")
 
     def is_xpu(self):
-        return False
+        return self.name == "xpu"
 
 
 FLAGS = ("enable_qk_norm_rope_fusion", "fuse_rope_kvcache", "fuse_qk_norm_rope_kvcache")
+MLA = "fuse_rope_kvcache_cat_mla"
 
 
 def test_platform_check_keeps_only_qk_norm_rope_fusion_on_cuda_and_all_three_on_rocm(monkeypatch):
@@ -126,14 +131,32 @@ def test_platform_check_keeps_only_qk_norm_rope_fusion_on_cuda_and_all_three_on_
         import vllm.config.compilation as compilation
 
         kept = {}
-        for name in ("cpu", "cuda", "rocm"):
+        for name in ("cpu", "cuda", "rocm", "xpu"):
             monkeypatch.setattr(compilation, "current_platform", _Platform(name))
-            passes = compilation.PassConfig(**{flag: True for flag in FLAGS})
-            kept[name] = {flag for flag in FLAGS if getattr(passes, flag)}
+            passes = compilation.PassConfig(**{flag: True for flag in (*FLAGS, MLA)})
+            kept[name] = {flag for flag in (*FLAGS, MLA) if getattr(passes, flag)}
         assert kept["cpu"] == set()
-        assert kept["cuda"] == {"enable_qk_norm_rope_fusion"}
-        assert kept["rocm"] == set(FLAGS)
-        assert kept["cuda"] != set(FLAGS)  # wrong variant: all three kept on CUDA
+        assert kept["cuda"] == {"enable_qk_norm_rope_fusion", MLA}
+        assert kept["rocm"] == {*FLAGS, MLA}
+        assert kept["xpu"] == {"enable_qk_norm_rope_fusion"}
+        assert kept["cuda"] != {*FLAGS, MLA}  # wrong variant: all kept on CUDA
+        assert kept["xpu"] != set()  # wrong variant: the QK-norm fusion CUDA/ROCm only
+
+
+def test_mla_rope_kvcache_fusion_does_not_enable_the_rotary_kernel():
+    with vllm_cpu.loaded(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from vllm.config import CompilationConfig
+        from vllm.config.compilation import PassConfig
+
+        passes = PassConfig()
+        object.__setattr__(passes, MLA, True)  # after PassConfig's platform check, which clears it on CPU
+        config = CompilationConfig(custom_ops=["none"], pass_config=passes)
+        assert config.custom_ops == ["none"] and not config.is_custom_op_enabled("rotary_embedding")
+        qk_norm = PassConfig()
+        object.__setattr__(qk_norm, "enable_qk_norm_rope_fusion", True)
+        wrong = CompilationConfig(custom_ops=["none"], pass_config=qk_norm)
+        assert wrong.custom_ops != ["none"]  # wrong variant: the QK-norm fusion does append the kernel
 
 
 def test_aiter_defaults_need_the_rotary_op_already_enabled(monkeypatch):
