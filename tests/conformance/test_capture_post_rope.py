@@ -2,7 +2,7 @@
 (transformers 5.24 ``utils/generic.py`` l.1245, ``modeling_utils.py`` l.5243) receives q and k *after* RoPE
 (``LlamaAttention.forward``, ``modeling_llama.py`` l.249 rotates, l.258 calls the interface), one KV head per group
 (``repeat_kv`` runs inside the attention function, l.190).  Checked against `ropemath.apply_rope` (half layout) of
-the layer's own ``q_proj``/``k_proj`` output; wrong variant: q before RoPE (what a ``q_proj`` hook sees) must differ.
+the snippet's ``q_proj``/``k_proj`` hooks' output; wrong variant: q before RoPE (the ``q_proj`` hook's) must differ.
 """
 
 import numpy as np
@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch", reason="the conformance extra is not installed: run `make conformance`")
 pytest.importorskip("transformers", reason="the conformance extra is not installed: run `make conformance`")
 from transformers import AttentionInterface, AutoModelForCausalLM, LlamaConfig, LlamaForCausalLM  # noqa: E402
-from transformers.integrations.sdpa_attention import sdpa_attention_forward  # noqa: E402
+from transformers.integrations.sdpa_attention import repeat_kv, sdpa_attention_forward  # noqa: E402
 
 from ropemath import apply_rope  # noqa: E402
 
@@ -33,21 +33,19 @@ def test_registered_attention_sees_post_rope_q_and_k(tmp_path):
 
     AttentionInterface.register("capture", capture)
     model = AutoModelForCausalLM.from_pretrained(path, attn_implementation="capture")
+    before = []
+    attn = model.model.layers[0].self_attn
+    for m in (attn.q_proj, attn.k_proj):  # Qwen3, Gemma 3: attn.q_norm, attn.k_norm
+        m.register_forward_hook(lambda mod, args, out: before.append(out.detach()))
     # end of the snippet
     model = model.double().eval()
     assert model.config._attn_implementation == "capture"
-    attn = model.model.layers[0].self_attn
-    pre = []
-    hook = attn.q_proj.register_forward_hook(lambda mod, args, out: pre.append(("q", out.detach())))
-    hook_k = attn.k_proj.register_forward_hook(lambda mod, args, out: pre.append(("k", out.detach())))
     with torch.no_grad():
         model(torch.arange(T)[None] % 64, use_cache=False)
-    hook.remove()
-    hook_k.remove()
     (q_post, k_post), = captured
     assert q_post.shape == (1, 4, T, 32) and k_post.shape == (1, 2, T, 32)  # KV heads not repeated yet
-    raw = dict(pre)
-    q_pre, k_pre = (raw[n].view(T, -1, 32).transpose(0, 1).numpy() for n in ("q", "k"))
+    assert repeat_kv(k_post, 2).shape == q_post.shape  # step 3: expand the KV heads before comparing scores
+    q_pre, k_pre = (out[0].view(T, -1, 32).transpose(0, 1).numpy() for out in before)  # hooks fire q, then k
     m = np.arange(T)
     want_q = apply_rope(q_pre, m, layout="half", base=10000.0)
     want_k = apply_rope(k_pre, m, layout="half", base=10000.0)
