@@ -2,7 +2,8 @@
 (transformers 5.24 ``utils/generic.py`` l.1245, ``modeling_utils.py`` l.5243) receives q and k *after* RoPE
 (``LlamaAttention.forward``, ``modeling_llama.py`` l.249 rotates, l.258 calls the interface), one KV head per group
 (``repeat_kv`` runs inside the attention function, l.190).  Checked against `ropemath.apply_rope` (half layout) of
-the snippet's ``q_proj``/``k_proj`` hooks' output; wrong variant: q before RoPE (the ``q_proj`` hook's) must differ.
+the snippet's ``q_proj``/``k_proj`` hooks' output, reshaped to (batch, heads, T, d_h) as the snippet does; after
+``remove()`` the hooks capture nothing.  Wrong variant: q before RoPE (the ``q_proj`` hook's) must differ.
 """
 
 import numpy as np
@@ -35,17 +36,26 @@ def test_registered_attention_sees_post_rope_q_and_k(tmp_path):
     model = AutoModelForCausalLM.from_pretrained(path, attn_implementation="capture")
     before = []
     attn = model.model.layers[0].self_attn
-    for m in (attn.q_proj, attn.k_proj):  # Qwen3, Gemma 3: attn.q_norm, attn.k_norm
-        m.register_forward_hook(lambda mod, args, out: before.append(out.detach()))
-    # end of the snippet
-    model = model.double().eval()
+    handles = [m.register_forward_hook(lambda mod, args, out: before.append(out.detach()))
+               for m in (attn.q_proj, attn.k_proj)]  # Qwen3, Gemma 3: attn.q_norm, attn.k_norm
+    model = model.double().eval()  # not in the snippet: the forward pass, in float64
     assert model.config._attn_implementation == "capture"
+    batch, d_h = 1, 32
     with torch.no_grad():
-        model(torch.arange(T)[None] % 64, use_cache=False)
+        model(torch.arange(batch * T).view(batch, T) % 64, use_cache=False)
+    # after model(input_ids, use_cache=False); input_ids: (batch, T)
+    for h in handles:
+        h.remove()
+    q_pre, k_pre = (out.view(batch, T, -1, d_h).transpose(1, 2) for out in before)
+    # end of the snippet
     (q_post, k_post), = captured
     assert q_post.shape == (1, 4, T, 32) and k_post.shape == (1, 2, T, 32)  # KV heads not repeated yet
+    assert q_pre.shape == q_post.shape and k_pre.shape == k_post.shape  # the reshape gives the captured layout
     assert repeat_kv(k_post, 2).shape == q_post.shape  # step 3: expand the KV heads before comparing scores
-    q_pre, k_pre = (out[0].view(T, -1, 32).transpose(0, 1).numpy() for out in before)  # hooks fire q, then k
+    with torch.no_grad():  # the hooks are gone: a second forward pass captures nothing more
+        model(torch.arange(T)[None] % 64, use_cache=False)
+    assert len(before) == 2
+    q_pre, k_pre = q_pre[0].numpy(), k_pre[0].numpy()  # hooks fire q, then k
     m = np.arange(T)
     want_q = apply_rope(q_pre, m, layout="half", base=10000.0)
     want_k = apply_rope(k_pre, m, layout="half", base=10000.0)
