@@ -170,7 +170,7 @@ def extension_frequencies_figure(d: int = 128, base: float = 10000.0, scale: flo
     8
     """
     th = extension_frequencies(d, base, scale=scale, original_length=original_length)
-    th.pop("dynamic NTK at L'")  # equal to NTK; show dynamic NTK part-way instead
+    th.pop("dynamic NTK at L'")  # with f = 1 it equals NTK; show transformers' rule with f = 8 instead
     th[f"dynamic NTK at L', transformers' rule with factor 8 (s = {8 * scale - 7:g})"] = ntk_frequencies(
         d, base, scale=8 * scale - 7)  # s(l) = f max(l, L)/L - (f - 1) at l = sL, f = 8
     th["Llama 3.1's rule at this s, L (not a shipped config)"] = llama31_frequencies(
