@@ -142,7 +142,7 @@ def test_no_linear_override_gives_gemma4_proportional_theta_over_f(vllm):
     assert gap(dict(linear, partial_rotary_factor=0.25), scaled) > 0.1  # exponent over 128, not 512
     assert gap(dict(linear, partial_rotary_factor=1.0), scaled) > 0.1  # 256 pairs rotated, not 64
     unscaled = {k: v for k, v in scaled.items() if k != "factor"}
-    assert gap(unscaled, unscaled) < ROUNDING  # wrong variant "the comparison can never pass" fails
+    assert gap(unscaled, unscaled) < ROUNDING  # control: the same comparison passes where the two agree
 
 
 # --- 2. M-RoPE ---------------------------------------------------------------------------------------------------
